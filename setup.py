@@ -17,5 +17,6 @@ setuptools.setup(
     install_requires=reqs('requirements'),
     extras_require={'cuda': reqs('cuda_requirements'), 'dev': reqs('dev_requirements')},
     entry_points={'console_scripts': cfg['console_scripts'].split(), 'nbdev': [f"{cfg['lib_path']}={cfg['lib_path']}._modidx:d"]},
+    classifiers=['Programming Language :: Python :: 3', 'License :: OSI Approved :: Apache Software License'],
     zip_safe=False,
 )
