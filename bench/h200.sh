@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# The decode-step measurements on the H200 test machine, run from the repository root; results go under $OUT.
+# Needs ./.gpu: ../shared/gpu/prepare.sh plus the nbdev, execnb and ipython wheels (for `notebooks` and `gputest`).
+#   bash bench/h200.sh bench notebooks   # cumulative batch-32 table, then execute nbs/1[0-5]_*.ipynb with outputs
+#   bash bench/h200.sh gputest sizes     # nbdev_test --flags gpu on those notebooks; stock vs all at batch 1 and 128
+# Each step stops at the shared deadline (DEADLINE seconds after start), so whatever finished comes back.
+set -uo pipefail
+source .gpu/install.sh || exit 1
+export PYTHONUNBUFFERED=1 TORCHINDUCTOR_CACHE_DIR=/tmp/inductor_cache
+OUT=${OUT:-/tmp/out}; DEADLINE=${DEADLINE:-570}; mkdir -p "$OUT" bench
+left() { echo $((DEADLINE - SECONDS)); }
+
+bench() {
+  nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,memory.used --format=csv
+  timeout $(left) python -c "import sys; from ta.patches import main_decode_step as m; m(sys.argv[1:])" \
+    --cumulative --batch 32 --prompt-len 256 --repeats 50 --out bench/decode_step_b32.json 2>&1 >/dev/null \
+    | grep -v -i warn | tee "$OUT/bench_b32.log"
+  cp bench/decode_step_b32.json "$OUT/"
+}
+notebooks() {
+  mkdir -p /tmp/nbout
+  for nb in nbs/1[0-5]_*.ipynb; do
+    [ "$(left)" -lt 20 ] && { echo "no time left for $nb"; break; }
+    (cd nbs && timeout $(left) python - "$(basename "$nb")" <<'EOF'
+import sys, time
+from execnb.nbio import read_nb, write_nb
+from execnb.shell import CaptureShell
+name = sys.argv[1]; nb = read_nb(name); t = time.time()
+sh = CaptureShell(); sh.run_all(nb, exc_stop=False)
+write_nb(nb, f"/tmp/nbout/{name}")
+errs = [o.get("ename") for c in nb.cells for o in c.get("outputs", []) if o.get("output_type") == "error"]
+print(f"{name}: executed in {time.time() - t:.0f} s; errors: {errs}")
+EOF
+    )
+  done
+  cp -r bench /tmp/nbout/
+  python -c "import shutil; shutil.make_archive('$OUT/executed', 'zip', '/tmp/nbout')"
+}
+gputest() {
+  timeout $(left) nbdev_test --flags gpu --n_workers 0 --do_print --timing --path nbs --file_glob "1[0-5]_*.ipynb" 2>&1 \
+    | grep -v -i warn | tee "$OUT/nbdev_test_gpu.log" | tail -60
+}
+sizes() {
+  for b in 1 128; do
+    [ "$(left)" -lt 60 ] && break
+    timeout $(left) python -c "
+import json; from ta.patches import bench_cumulative, PATCHES
+rec = bench_cumulative($b, 256, 50, configs=[(), PATCHES], parity_steps=2, profile_last=False)
+open('bench/decode_step_b$b.json', 'w').write(json.dumps(rec, indent=1))" 2>&1 | grep -v -i warn | tail -3
+    cp bench/decode_step_b$b.json "$OUT/" 2>/dev/null
+  done
+}
+for step in "$@"; do echo "== $step at ${SECONDS}s"; $step; done
+echo "== done at ${SECONDS}s"
