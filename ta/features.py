@@ -61,7 +61,8 @@ def deltas(x: Tensor) -> Tensor:
 
 def clip_features(audio: np.ndarray | Tensor) -> Tensor:
     "Features of one 16 kHz mono clip: float32 `[ceil(samples / 320), 320]` (50 Hz). Clips under 80 ms are zero-padded to 80 ms."
-    audio = torch.as_tensor(audio, dtype=torch.float32).flatten()
+    audio = torch.as_tensor(audio, dtype=torch.float32)
+    if audio.ndim != 1: raise ValueError(f"a clip must be 1-D [samples] mono, got shape {tuple(audio.shape)}")
     if audio.shape[0] < SAMPLES_PER_TOKEN: audio = F.pad(audio, (0, SAMPLES_PER_TOKEN - audio.shape[0]))
     logmel = log_mel(audio)
     feats = torch.cat([logmel, deltas(logmel)], 0).T          # [frames, 160]
