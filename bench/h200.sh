@@ -3,6 +3,7 @@
 # Needs ./.gpu: ../shared/gpu/prepare.sh plus the nbdev, execnb and ipython wheels (for `notebooks` and `gputest`).
 #   bash bench/h200.sh bench notebooks   # cumulative batch-32 table, then execute nbs/1[0-5]_*.ipynb with outputs
 #   bash bench/h200.sh gputest sizes     # nbdev_test --flags gpu on those notebooks; stock vs all at batch 1 and 128
+#   bash bench/h200.sh two_gpus          # (nvidia-h200-x2) notebooks+sizes on GPU 0, gputest+experiment on GPU 1
 # Each step stops at the shared deadline (DEADLINE seconds after start), so whatever finished comes back.
 set -uo pipefail
 source .gpu/install.sh || exit 1
@@ -19,7 +20,7 @@ bench() {
 }
 notebooks() {
   mkdir -p /tmp/nbout
-  for nb in nbs/1[0-5]_*.ipynb; do
+  for nb in nbs/1[0-6]_*.ipynb; do
     [ "$(left)" -lt 20 ] && { echo "no time left for $nb"; break; }
     (cd nbs && timeout $(left) python - "$(basename "$nb")" <<'EOF'
 import sys, time
@@ -37,7 +38,8 @@ EOF
   python -c "import shutil; shutil.make_archive('$OUT/executed', 'zip', '/tmp/nbout')"
 }
 gputest() {
-  timeout $(left) nbdev_test --flags gpu --n_workers 0 --do_print --timing --path nbs --file_glob "1[0-5]_*.ipynb" 2>&1 \
+  export TA_BENCH_OUT=/tmp/gputest_bench  # the test pass writes its measurements aside
+  timeout $(left) nbdev_test --flags gpu --n_workers 0 --do_print --timing --path nbs --file_glob "1[0-6]_*.ipynb" 2>&1 \
     | grep -v -i warn | tee "$OUT/nbdev_test_gpu.log" | tail -60
 }
 sizes() {
@@ -49,6 +51,17 @@ rec = bench_cumulative($b, 256, 50, configs=[(), PATCHES], parity_steps=2, profi
 open('bench/decode_step_b$b.json', 'w').write(json.dumps(rec, indent=1))" 2>&1 | grep -v -i warn | tail -3
     cp bench/decode_step_b$b.json "$OUT/" 2>/dev/null
   done
+}
+experiment() {
+  timeout $(left) python -c "import sys; from ta.patches import main_decode_step as m; m(sys.argv[1:])" \
+    --patches all --mode max-autotune --batch 32 --prompt-len 256 --repeats 50 \
+    --out bench/decode_step_b32_max_autotune.json 2>&1 >/dev/null | grep -v -i warn | tail -5
+  cp bench/decode_step_b32_max_autotune.json "$OUT/" 2>/dev/null
+}
+two_gpus() {
+  (export CUDA_VISIBLE_DEVICES=0; notebooks; sizes) > "$OUT/gpu0.log" 2>&1 &
+  (export CUDA_VISIBLE_DEVICES=1; gputest; experiment) > "$OUT/gpu1.log" 2>&1 &
+  wait; tail -n 25 "$OUT/gpu0.log"; tail -n 40 "$OUT/gpu1.log"
 }
 for step in "$@"; do echo "== $step at ${SECONDS}s"; $step; done
 echo "== done at ${SECONDS}s"

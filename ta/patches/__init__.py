@@ -79,7 +79,8 @@ _BANDWIDTH: list = []
 
 def bench_decode_step(batch: int = 32, prompt_len: int = 256, patches: str | tuple | list = (), repeats: int = 50,
                       *, size: str = "2b", device: str | None = None, compile: bool | None = None, warmup: int = 5,
-                      prefill_repeats: int = 3, parity_steps: int = 0, profile: bool = False, model=None) -> dict:
+                      prefill_repeats: int = 5, parity_steps: int = 0, profile: bool = False, model=None,
+                      mode: str = "reduce-overhead") -> dict:
     "Median decode-step ms of the decoder with `patches` on (batch, prompt_len), with prefill ms and the floor."
     device = torch.device(device or ("cuda" if torch.cuda.is_available() else "cpu"))
     cuda, names = device.type == "cuda", parse_patches(patches)
@@ -91,12 +92,13 @@ def bench_decode_step(batch: int = 32, prompt_len: int = 256, patches: str | tup
     run = DecodeRun(model, batch, prompt_len, steps=-(-need // 16) * 16 - prompt_len)  # aligned masks for sdpa
     prefill = summarize(time_steps(run.prefill, repeats=prefill_repeats, warmup=1, cuda=cuda))
     logits = [run.prefill().clone()]
-    if compile: run.step = compile_step(run.step)
+    if compile: run.step = compile_step(run.step, mode)
     t0 = time.perf_counter()
     logits += [run.decode().clone() for _ in range(parity_steps)]
     step = summarize(time_steps(run.decode, repeats=repeats, warmup=warmup, cuda=cuda))
     rec = dict(label="+".join(names) or "stock", patches=list(names), batch=batch, prompt_len=prompt_len,
-               cache_len=run.max_len, compiled=compile, **step, prefill_ms=prefill["median_ms"],
+               cache_len=run.max_len, compiled=compile and mode, **step, prefill_ms=prefill["median_ms"],
+               prefill_p10_ms=prefill["p10_ms"], prefill_p90_ms=prefill["p90_ms"],
                warmup_s=round(time.perf_counter() - t0, 1), **_graph_stats(), fast_kernels=fast_kernels_active(model),
                kernels=kernel_bindings(model), env=environment())
     fb = decode_floor_bytes(model.config, batch, run.max_len, weight_bytes=sum(p.numel() * p.element_size()
@@ -153,10 +155,11 @@ def main_decode_step(argv: list[str] | None = None) -> dict:
     p.add_argument("--size", default="2b", choices=["2b", "tiny"])
     p.add_argument("--device", default=None, help="default: cuda if available")
     p.add_argument("--no-compile", action="store_true", help="time the eager step")
+    p.add_argument("--mode", default="reduce-overhead", help="torch.compile mode (e.g. max-autotune)")
     p.add_argument("--cumulative", action="store_true", help="stock, then each patch added in turn, with parity")
     p.add_argument("--out", default=None, help="also write the record to this JSON file")
     a = p.parse_args(argv)
-    kw = dict(size=a.size, device=a.device, compile=False if a.no_compile else None)
+    kw = dict(size=a.size, device=a.device, compile=False if a.no_compile else None, mode=a.mode)
     if a.cumulative: rec = bench_cumulative(a.batch, a.prompt_len, a.repeats, **kw)
     else: rec = bench_decode_step(a.batch, a.prompt_len, a.patches, a.repeats, **kw)
     if a.out: Path(a.out).parent.mkdir(parents=True, exist_ok=True); Path(a.out).write_text(json.dumps(rec, indent=1))

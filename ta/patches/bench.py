@@ -4,7 +4,7 @@
 
 # %% ../../nbs/10_decode_profile.ipynb #c002
 from __future__ import annotations
-import json, os, time, statistics
+import contextlib, json, os, time, statistics
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -15,7 +15,7 @@ from transformers import Qwen3_5TextConfig, Qwen3_5ForCausalLM, StaticCache
 # %% auto #0
 __all__ = ['QWEN35_2B', 'TINY', 'KERNEL_GROUPS', 'decoder_config', 'build_decoder', 'decode_floor_bytes', 'floor_ms',
            'decode_step', 'compile_step', 'DecodeRun', 'time_steps', 'summarize', 'copy_bandwidth', 'environment',
-           'repo_path', 'load_bench', 'kernel_group', 'kernel_table', 'profile_steps', 'print_table']
+           'repo_path', 'load_bench', 'bench_out', 'kernel_group', 'kernel_table', 'profile_steps', 'print_table']
 
 # %% ../../nbs/10_decode_profile.ipynb #c005
 QWEN35_2B = dict(  # the Qwen/Qwen3.5-2B text model (DESIGN.md section 1)
@@ -67,9 +67,15 @@ def decode_step(model, cache, tok: Tensor, pos: Tensor, mask: Tensor) -> Tensor:
     out = model(input_ids=tok, position_ids=pos, attention_mask=mask, past_key_values=cache, use_cache=True)
     return out.logits[:, -1]
 
-def compile_step(fn: Callable) -> Callable:
+def compile_step(fn: Callable, mode: str = "reduce-overhead") -> Callable:
     "Compile `fn` as transformers compiles a static-cache decode step: inductor, CUDA graphs, static shapes."
-    return torch.compile(fn, mode="reduce-overhead", dynamic=False)
+    return torch.compile(fn, mode=mode, dynamic=False)
+
+def _on_device(model):
+    "Kernels as bound on CUDA; transformers' torch references for a model elsewhere (fla would reject CPU tensors)."
+    if model.device.type == "cuda": return contextlib.nullcontext()
+    from ta.patches.kernels import torch_references
+    return torch_references(model)
 
 @dataclass
 class DecodeRun:
@@ -97,10 +103,18 @@ class DecodeRun:
         "Fresh cache, prompt through the model (eager) -> logits of the last prompt position [B, V]."
         self.cache = StaticCache(config=self.model.config, max_cache_len=self.max_len)
         P, pos = self.prompt_len, (torch.arange(self.prompt_len, device=self.mask.device) - self.pad).clamp(min=0)
-        out = self.model(input_ids=self.ids[:, :P], attention_mask=self.mask[:, :P], position_ids=pos,
-                         past_key_values=self.cache, use_cache=True, logits_to_keep=logits_to_keep)
+        with _on_device(self.model):
+            out = self.model(input_ids=self.ids[:, :P], attention_mask=self.mask[:, :P], position_ids=pos,
+                             past_key_values=self.cache, use_cache=True, logits_to_keep=logits_to_keep)
         self.t = 0
         return out.logits[:, -1]
+
+    @torch.no_grad()
+    def forward_full(self, n: int) -> Tensor:
+        "Logits of one cache-less forward over the first `n` tokens of every row [B, n, V] (the reference)."
+        pos = (torch.arange(n, device=self.mask.device) - self.pad).clamp(min=0)
+        with _on_device(self.model):
+            return self.model(input_ids=self.ids[:, :n], attention_mask=self.mask[:, :n], position_ids=pos).logits
 
     def next_inputs(self) -> tuple[Tensor, Tensor, Tensor]:
         "Inputs of the next teacher-forced step: tok, pos [B, 1] and the cache mask [B, L]."
@@ -111,7 +125,7 @@ class DecodeRun:
 
     def decode(self) -> Tensor:
         "Run one step with `self.step` (eager or compiled) -> logits [B, V]."
-        return self.step(*self.next_inputs())
+        with _on_device(self.model): return self.step(*self.next_inputs())
 
 # %% ../../nbs/10_decode_profile.ipynb #c015
 def time_steps(fn: Callable, repeats: int = 50, warmup: int = 5, cuda: bool | None = None) -> list[float]:
@@ -164,6 +178,10 @@ def repo_path(*parts: str) -> Path:
 def load_bench(name: str) -> dict | list:
     "A committed benchmark record `bench/{name}.json`."
     return json.loads(repo_path("bench", f"{name}.json").read_text())
+
+def bench_out(*parts: str) -> Path:
+    "Where measurements are written: `$TA_BENCH_OUT` if set (test runs), else the repository's bench/ folder."
+    return Path(os.environ.get("TA_BENCH_OUT") or repo_path("bench")).joinpath(*parts)
 
 # %% ../../nbs/10_decode_profile.ipynb #c020
 KERNEL_GROUPS = [  # (group, substrings of kernel names), first match wins

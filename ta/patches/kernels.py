@@ -5,13 +5,15 @@
 # %% ../../nbs/11_fast_kernels.ipynb #c002
 from __future__ import annotations
 import functools, importlib, inspect, sys
+from contextlib import contextmanager
 from types import ModuleType
 from typing import Callable
 import torch
 
 # %% auto #0
 __all__ = ['FAST_KERNELS', 'exporting_under_compile', 'rebind', 'restore', 'gated_deltanet_modules', 'resolved_kernel',
-           'import_kernel', 'direct_call', 'use_fast_kernels_under_compile', 'kernel_bindings', 'fast_kernels_active']
+           'import_kernel', 'direct_call', 'use_fast_kernels_under_compile', 'kernel_bindings', 'fast_kernels_active',
+           'torch_references']
 
 # %% ../../nbs/11_fast_kernels.ipynb #c005
 def exporting_under_compile() -> bool:
@@ -104,3 +106,17 @@ def fast_kernels_active(model: torch.nn.Module) -> bool:
     mods = gated_deltanet_modules(model)
     return bool(mods) and all(getattr(getattr(m, n, None), "fast_kernel", None) is not None
                               for m in mods for n in FAST_KERNELS if hasattr(m, n))
+
+# %% ../../nbs/11_fast_kernels.ipynb #c014
+@contextmanager
+def torch_references(model: torch.nn.Module):
+    "Within the block, transformers' kernel-or-reference wrappers of `model`'s modules call the torch reference."
+    swapped = []
+    for mod in gated_deltanet_modules(model):
+        for name in FAST_KERNELS:
+            fn = getattr(mod, name, None)
+            if fn is not None and resolved_kernel(fn) is not None:  # a transformers wrapper holding a kernel
+                swapped.append((mod, name, fn)); setattr(mod, name, inspect.getclosurevars(fn).nonlocals["torch_function"])
+    try: yield
+    finally:
+        for mod, name, fn in reversed(swapped): setattr(mod, name, fn)
