@@ -3,7 +3,8 @@
 # Needs ./.gpu: ../shared/gpu/prepare.sh plus the nbdev, execnb and ipython wheels (for `notebooks` and `gputest`).
 #   bash bench/h200.sh bench notebooks   # cumulative batch-32 table, then execute nbs/1[0-5]_*.ipynb with outputs
 #   bash bench/h200.sh gputest sizes     # nbdev_test --flags gpu on those notebooks; stock vs all at batch 1 and 128
-#   bash bench/h200.sh two_gpus          # (nvidia-h200-x2) notebooks+sizes on GPU 0, gputest+experiment on GPU 1
+#   bash bench/h200.sh two_gpus          # (nvidia-h200-x2) notebooks + batch 1 on GPU 0, gputest + batch 128 on GPU 1
+#   bash bench/h200.sh experiment        # all four patches with torch.compile(mode="max-autotune")
 # Each step stops at the shared deadline (DEADLINE seconds after start), so whatever finished comes back.
 set -uo pipefail
 source .gpu/install.sh || exit 1
@@ -43,7 +44,7 @@ gputest() {
     | grep -v -i warn | tee "$OUT/nbdev_test_gpu.log" | tail -60
 }
 sizes() {
-  for b in 1 128; do
+  for b in ${SIZES:-1 128}; do
     [ "$(left)" -lt 60 ] && break
     timeout $(left) python -c "
 import json; from ta.patches import bench_cumulative, PATCHES
@@ -59,8 +60,8 @@ experiment() {
   cp bench/decode_step_b32_max_autotune.json "$OUT/" 2>/dev/null
 }
 two_gpus() {
-  (export CUDA_VISIBLE_DEVICES=0; notebooks; sizes) > "$OUT/gpu0.log" 2>&1 &
-  (export CUDA_VISIBLE_DEVICES=1; gputest; experiment) > "$OUT/gpu1.log" 2>&1 &
+  (export CUDA_VISIBLE_DEVICES=0 SIZES=1; notebooks; sizes) > "$OUT/gpu0.log" 2>&1 &
+  (export CUDA_VISIBLE_DEVICES=1 SIZES=128; gputest; sizes) > "$OUT/gpu1.log" 2>&1 &
   wait; tail -n 25 "$OUT/gpu0.log"; tail -n 40 "$OUT/gpu1.log"
 }
 for step in "$@"; do echo "== $step at ${SECONDS}s"; $step; done
