@@ -10,7 +10,7 @@ from .errors import TaError
 
 # %% auto #0
 __all__ = ['cmd_serve', 'cmd_transcribe', 'cmd_space', 'cmd_bench', 'notebooks', 'run_tests', 'cmd_test', 'precommit_checks',
-           'cmd_precommit', 'build_parser', 'parse_args', 'main']
+           'run_checks', 'cmd_precommit', 'render_readme', 'cmd_readme', 'build_parser', 'parse_args', 'main']
 
 # %% ../nbs/08_cli.ipynb #c006
 def _add_settings_flags(p: argparse.ArgumentParser):
@@ -93,17 +93,33 @@ def precommit_checks() -> list[tuple[str, list[str], str]]:
             ('export matches notebooks', ['nbdev_export'], 'nbdev_export changed ta/: commit the exported package'),
             ('lint', [sys.executable, '-m', 'ruff', 'check', 'ta', '--select', 'E9,F63,F7,F82'], 'fix the errors above')]
 
-def cmd_precommit(a) -> int:
-    "Run the CI checks locally; returns non-zero at the first failure."
+def run_checks() -> tuple[int, int]:
+    "Run every check in `precommit_checks`, printing ok/FAILED and how to fix; returns (passed, failed)."
+    failed = 0
     for name, cmd, fix in precommit_checks():
         before = _changed(['nbs', 'ta'])
-        r = subprocess.run(cmd)
-        if r.returncode or _changed(['nbs', 'ta']) != before:
-            print(f'FAILED: {name}: {fix}', file=sys.stderr); return 1
-        print(f'ok: {name}')
-    return 0 if a.no_tests else cmd_test(a)
+        ok = subprocess.run(cmd).returncode == 0 and _changed(['nbs', 'ta']) == before
+        print(f'ok: {name}' if ok else f'FAILED: {name}: {fix}', flush=True); failed += not ok
+    return len(precommit_checks()) - failed, failed
+
+def cmd_precommit(a) -> int:
+    "Run the CI checks, then the tests; the last line counts both: `N passed, M failed`."
+    cp, cf = run_checks()
+    tp, tf = (0, 0) if a.no_tests else run_tests(a.path, a.flags, a.n_workers)
+    print(f'{cp + tp} passed, {cf + tf} failed')
+    return 1 if cf or tf or not (tp or a.no_tests) else 0
 
 # %% ../nbs/08_cli.ipynb #c016
+def render_readme(index: str | Path = 'nbs/index.ipynb') -> str:
+    "README text: the markdown cells of the index notebook, separated by blank lines."
+    import json
+    cells = json.loads(Path(index).read_text())['cells']
+    return '\n\n'.join(''.join(c['source']).strip() for c in cells if c['cell_type'] == 'markdown') + '\n'
+
+def cmd_readme(a) -> int:
+    Path('README.md').write_text(render_readme('nbs/index.ipynb')); print('wrote README.md'); return 0
+
+# %% ../nbs/08_cli.ipynb #c019
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog='ta', description='Fast speech-to-text serving for an audio-LLM recogniser.')
     sub = p.add_subparsers(dest='command', required=True)
@@ -120,6 +136,7 @@ def build_parser() -> argparse.ArgumentParser:
     b = sub.add_parser('bench', help='benchmarks').add_subparsers(dest='bench', required=True)
     b.add_parser('decode-step', help='time the decode step (see ta bench decode-step --help)', add_help=False).set_defaults(func=cmd_bench)
     dev = sub.add_parser('dev', help='developer checks').add_subparsers(dest='dev', required=True)
+    dev.add_parser('readme', help='write README.md from nbs/index.ipynb').set_defaults(func=cmd_readme)
     for name, func, hlp in (('test', cmd_test, 'run the notebook tests, ending with "N passed, M failed"'),
                             ('precommit', cmd_precommit, 'clean + export + lint checks, then the tests')):
         c = dev.add_parser(name, help=hlp); c.set_defaults(func=func)
