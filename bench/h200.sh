@@ -5,10 +5,11 @@
 #   bash bench/h200.sh gputest sizes     # nbdev_test --flags gpu on those notebooks; stock vs all at batch 1 and 128
 #   bash bench/h200.sh two_gpus          # (nvidia-h200-x2) notebooks + batch 1 on GPU 0, gputest + batch 128 on GPU 1
 #   bash bench/h200.sh experiment        # all four patches with torch.compile(mode="max-autotune")
+#   bash bench/h200.sh gputest2          # (nvidia-h200-x2) the gpu test pass split over both GPUs
 # Each step stops at the shared deadline (DEADLINE seconds after start), so whatever finished comes back.
 set -uo pipefail
 source .gpu/install.sh || exit 1
-export PYTHONUNBUFFERED=1 TORCHINDUCTOR_CACHE_DIR=/tmp/inductor_cache
+export PATH=/tmp/site/bin:$PATH PYTHONUNBUFFERED=1 TORCHINDUCTOR_CACHE_DIR=/tmp/inductor_cache
 OUT=${OUT:-/tmp/out}; DEADLINE=${DEADLINE:-570}; mkdir -p "$OUT" bench
 left() { echo $((DEADLINE - SECONDS)); }
 
@@ -52,6 +53,14 @@ rec = bench_cumulative($b, 256, 50, configs=[(), PATCHES], parity_steps=2, profi
 open('bench/decode_step_b$b.json', 'w').write(json.dumps(rec, indent=1))" 2>&1 | grep -v -i warn | tail -3
     cp bench/decode_step_b$b.json "$OUT/" 2>/dev/null
   done
+}
+gputest2() {  # nvidia-h200-x2: the same test pass, notebook 10 on GPU 0 and the rest on GPU 1, in parallel
+  export TA_BENCH_OUT=/tmp/gputest_bench
+  (CUDA_VISIBLE_DEVICES=0 timeout $(left) nbdev_test --flags gpu --n_workers 0 --do_print --timing --path nbs \
+     --file_glob "10_*.ipynb" > "$OUT/gputest_gpu0.log" 2>&1; echo "rc=$?" >> "$OUT/gputest_gpu0.log") &
+  (CUDA_VISIBLE_DEVICES=1 timeout $(left) nbdev_test --flags gpu --n_workers 0 --do_print --timing --path nbs \
+     --file_glob "1[1-6]_*.ipynb" > "$OUT/gputest_gpu1.log" 2>&1; echo "rc=$?" >> "$OUT/gputest_gpu1.log") &
+  wait; grep -v -i warn "$OUT/gputest_gpu0.log" | tail -20; grep -v -i warn "$OUT/gputest_gpu1.log" | tail -30
 }
 experiment() {
   timeout $(left) python -c "import sys; from ta.patches import main_decode_step as m; m(sys.argv[1:])" \
