@@ -53,7 +53,7 @@ def _original(path, why: str) -> tuple[bytes, str]:
     _log.warning('sending the original bytes of %s: %s', path, why)
     return Path(path).read_bytes(), 'application/octet-stream'
 
-# %% ../nbs/07_space.ipynb #c024
+# %% ../nbs/07_space.ipynb #c026
 REQUEST_TIMEOUT = httpx.Timeout(1800.0, connect=15.0)  # s; read waits for the whole transcript
 
 def query_options(return_timestamps: bool = False, return_speakers: bool = False,
@@ -74,7 +74,7 @@ def transcribe_request(audio: bytes, content_type: str, endpoint_url: str, *, ap
     return httpx.Request('POST', endpoint_url, params=query_options(**options), content=audio, headers=headers,
                          extensions={'timeout': timeout.as_dict()})
 
-# %% ../nbs/07_space.ipynb #c027
+# %% ../nbs/07_space.ipynb #c029
 TOO_LARGE = 'The file is too large for the server, even compressed to 16 kHz mono FLAC. Try a shorter recording, or split it into parts.'
 OFFLINE = 'The transcription server is starting up or offline (HTTP {status}). Try again in a few minutes.'
 TIMED_OUT = 'The transcription server did not answer within {seconds:.0f} s. Try a shorter recording, or try again later.'
@@ -94,7 +94,7 @@ def server_detail(r: httpx.Response, limit: int = 300) -> str:
     detail = ' '.join(str(detail or r.text).split()) or r.reason_phrase
     return detail if len(detail) <= limit else detail[:limit - 1] + '…'
 
-# %% ../nbs/07_space.ipynb #c028
+# %% ../nbs/07_space.ipynb #c030
 def friendly_error(what: httpx.Response | httpx.HTTPError) -> str:
     "The sentence to show for a failed response or request."
     if isinstance(what, httpx.Response):
@@ -115,7 +115,7 @@ def post_transcription(request: httpx.Request) -> dict:
     try: return r.json()
     except ValueError: raise SpaceError(f'The transcription server answered 200 but not JSON: {server_detail(r)}') from None
 
-# %% ../nbs/07_space.ipynb #c030
+# %% ../nbs/07_space.ipynb #c032
 def transcribe(path: str | Path, endpoint_url: str, *, return_timestamps: bool = False, return_speakers: bool = False,
                num_speakers: int | None = None, max_speakers: int | None = None) -> dict:
     "Transcribe the upload at `path` with the server at `endpoint_url`: its JSON, plus `warnings` for what it could not do."
@@ -137,7 +137,7 @@ def _missing(result: dict, timestamps: bool, speakers: bool) -> list[str]:
     if speakers and 'speaker_segments' not in result: w = [*w, 'No speaker labels came back.']
     return list(w)
 
-# %% ../nbs/07_space.ipynb #c044
+# %% ../nbs/07_space.ipynb #c046
 WORD_COLUMNS, SPEAKER_COLUMNS = ['word', 'start (s)', 'end (s)', 'speaker'], ['speaker', 'start (s)', 'end (s)', 'text']
 
 def result_views(result: dict) -> tuple[str, list[list], list[list], str]:
@@ -149,23 +149,24 @@ def result_views(result: dict) -> tuple[str, list[list], list[list], str]:
             for s in result.get('speaker_segments') or []]
     return result.get('text', ''), rows, segs, '\n'.join(f'**Warning:** {w}' for w in result.get('warnings', []))
 
-# %% ../nbs/07_space.ipynb #c047
+# %% ../nbs/07_space.ipynb #c049
 def local_transcriber(model: str | Path | None = None) -> Callable[..., dict]:
-    "`(path, **options) -> dict` transcribing in this process with `ta.pipeline` and `model` (the embedded default when None)."
+    "`(path, **options) -> dict` transcribing in this process the way `ta serve` does, with `model` (`Settings`' default when None)."
     try:
         from ta.audio import decode_audio
-        from ta.model import ASRModel
-        from ta.pipeline import Scheduler, transcribe as transcribe_audio
+        from ta.pipeline import Scheduler, transcribe as run_pipeline
+        from ta.server import Settings, load_for_serving
     except ImportError as e:
-        raise TaError(f'In-process mode needs ta.pipeline, ta.model and ta.audio, which cannot be imported here ({e}). '
+        raise TaError(f'In-process mode needs ta.pipeline and ta.server, which cannot be imported here ({e}). '
                       'Pass --endpoint-url URL of a running `ta serve` instead.') from None
-    scheduler = Scheduler(ASRModel.from_pretrained(model) if model else ASRModel.from_pretrained())
+    settings = Settings(allow_slow_kernels=True, **({'model': str(model)} if model else {}))
+    scheduler = Scheduler(load_for_serving(settings), settings.max_batch_size)
     def transcribe_local(path, return_timestamps=False, return_speakers=False, **_) -> dict:
-        result = {'text': transcribe_audio(scheduler, decode_audio(path, max_seconds=MAX_AUDIO_S))}
+        result = {'text': run_pipeline(scheduler, decode_audio(path, max_seconds=settings.max_audio_s))}
         return {**result, 'warnings': _missing(result, return_timestamps, return_speakers)}
     return transcribe_local
 
-# %% ../nbs/07_space.ipynb #c048
+# %% ../nbs/07_space.ipynb #c050
 def build_space(endpoint_url: str | None = None, model: str | Path | None = None):
     "The Gradio Blocks app sending uploads to the server at `endpoint_url`, or transcribing in-process with `model` when None."
     import gradio as gr
