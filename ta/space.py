@@ -6,7 +6,7 @@
 from __future__ import annotations
 import logging, os, re, shutil, subprocess, tempfile
 from pathlib import Path
-from typing import Callable
+from collections.abc import Callable
 import httpx
 from .errors import TaError
 
@@ -43,7 +43,7 @@ def compact_audio(path: str | Path, *, ffmpeg: str = 'ffmpeg', max_s: float = MA
     with tempfile.TemporaryDirectory(prefix='ta-space-') as tmp:
         dst = Path(tmp)/'audio.flac'
         try: p = subprocess.run([exe, *ffmpeg_args(path, dst, max_s)], stdin=subprocess.DEVNULL,
-                                capture_output=True, timeout=timeout_s)
+                                capture_output=True, timeout=timeout_s, check=False)
         except subprocess.TimeoutExpired: return _original(path, f'ffmpeg took over {timeout_s:g} s')
         if p.returncode != 0 or not dst.exists() or dst.stat().st_size == 0:
             return _original(path, f'ffmpeg failed: {p.stderr.decode(errors="replace").strip()[-300:]}')
@@ -120,11 +120,11 @@ def transcribe(path: str | Path, endpoint_url: str, *, return_timestamps: bool =
                num_speakers: int | None = None, max_speakers: int | None = None) -> dict:
     "Transcribe the upload at `path` with the server at `endpoint_url`: its JSON, plus `warnings` for what it could not do."
     audio, ctype = compact_audio(path)
-    opts = dict(return_timestamps=return_timestamps, return_speakers=return_speakers, num_speakers=num_speakers, max_speakers=max_speakers)
+    opts = {'return_timestamps': return_timestamps, 'return_speakers': return_speakers, 'num_speakers': num_speakers, 'max_speakers': max_speakers}
     warnings = [] if ctype == 'audio/flac' else ['The upload could not be converted to 16 kHz mono FLAC, so the original file was sent.']
     try: result = post_transcription(transcribe_request(audio, ctype, endpoint_url, **opts))
     except SpaceError as e:
-        if e.status != 400 or not (return_timestamps or return_speakers) or not re.search('timestamp|speaker', e.detail, re.I): raise
+        if e.status != 400 or not (return_timestamps or return_speakers) or not re.search('timestamp|speaker', e.detail, re.IGNORECASE): raise
         result = post_transcription(transcribe_request(audio, ctype, endpoint_url))
         warnings.append(f'Transcribed without word timestamps and speakers: {e.detail}')
         return_timestamps = return_speakers = False
