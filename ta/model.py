@@ -11,7 +11,7 @@ import numpy as np
 import torch
 from torch import nn, Tensor
 from safetensors.torch import load_file, save_file
-from transformers import (AutoTokenizer, GenerationConfig, GraniteSpeech5EncoderConfig, GraniteSpeech5Encoder,
+from transformers import (PreTrainedTokenizerFast, GenerationConfig, GraniteSpeech5EncoderConfig, GraniteSpeech5Encoder,
                           Qwen3_5TextConfig, Qwen3_5ForCausalLM)
 from .errors import ModelLoadError
 from .features import batch_features, SAMPLE_RATE, N_FFT, WIN_LENGTH, HOP_LENGTH, N_MELS
@@ -181,7 +181,7 @@ def _from_pretrained(cls, name: str | Path = TINY_DIR, device: str | torch.devic
     config = ASRConfig.from_dict(json.loads((folder / 'config.json').read_text()))
     _check_preprocessor(folder)
     if not (folder / 'model.safetensors').exists(): raise ModelLoadError(f"{folder} has no model.safetensors (the projector weights)")
-    try: tokenizer = AutoTokenizer.from_pretrained(folder, trust_remote_code=False)
+    try: tokenizer = PreTrainedTokenizerFast.from_pretrained(folder)
     except Exception as e: raise ModelLoadError(f"cannot load the tokenizer from {folder}: {e}") from e
     dtype = dtype or getattr(torch, config.model_dtype)
     enc_dir = resolve_dir(config.audio_model_id, folder, ['*.json', '*.safetensors'])
