@@ -121,11 +121,11 @@ def pick_device(name: str) -> torch.device:
 
 def load_for_serving(settings: Settings) -> ASRModel:
     "Load the checkpoint on the chosen device and apply the decode patches that fit it."
-    from ta.patches import apply_decode_patches
+    from ta.patches import apply_decode_patches, fast_kernels_active
     device = pick_device(settings.device)
     model = ASRModel.from_pretrained(settings.model, device=device)
     applied = apply_decode_patches(model.decoder)
-    if device.type == 'cuda' and 'fast_kernels' not in applied and not settings.allow_slow_kernels:
+    if device.type == 'cuda' and not fast_kernels_active(model.decoder) and not settings.allow_slow_kernels:
         raise TaError("the fast Gated DeltaNet / causal-conv1d kernels are not available, so decoding would run the slow "
                       "reference code; install ta[cuda] (flash-linear-attention, causal-conv1d) or pass --allow-slow-kernels")
     log.info('model %s on %s, decode patches: %s', settings.model, device, ', '.join(applied) or 'none')
