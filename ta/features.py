@@ -9,14 +9,13 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 from torch import Tensor
+from .audio import SAMPLE_RATE  # Hz, the encoder's training rate
 
 # %% auto #0
-__all__ = ['SAMPLE_RATE', 'N_FFT', 'WIN_LENGTH', 'HOP_LENGTH', 'N_MELS', 'LOGMEL_FLOOR', 'FRAME_STACK', 'FEATURE_DIM',
-           'SAMPLES_PER_TOKEN', 'hz_to_mel', 'mel_to_hz', 'mel_filterbank', 'log_mel', 'deltas', 'clip_features',
-           'batch_features']
+__all__ = ['N_FFT', 'WIN_LENGTH', 'HOP_LENGTH', 'N_MELS', 'LOGMEL_FLOOR', 'FRAME_STACK', 'FEATURE_DIM', 'SAMPLES_PER_TOKEN',
+           'hz_to_mel', 'mel_to_hz', 'mel_filterbank', 'log_mel', 'deltas', 'clip_features', 'batch_features']
 
 # %% ../nbs/02_features.ipynb #c005
-SAMPLE_RATE = 16_000   # Hz, the encoder's training rate
 N_FFT, WIN_LENGTH, HOP_LENGTH = 512, 400, 160  # samples: 32 ms FFT, 25 ms window, 10 ms hop
 N_MELS = 80
 LOGMEL_FLOOR = 8.0     # log10 units below the clip maximum (80 dB)

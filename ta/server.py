@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio, base64, binascii, hmac, json, logging, threading, time
 from dataclasses import dataclass, fields
 from typing import Any, Mapping
+import numpy as np
 import torch
 from fastapi import APIRouter, Depends, FastAPI, Request
 from fastapi.concurrency import run_in_threadpool
@@ -15,7 +16,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from .audio import decode_audio, audio_seconds
+from .audio import decode_audio, audio_seconds, SAMPLE_RATE
 from .errors import TaError, BadRequest, Unauthorized, TooLarge, NotAudio, ClientGone, NotReady
 from .model import ASRModel
 from .pipeline import Scheduler, split_chunks, join_texts
@@ -23,8 +24,8 @@ from .tiny import TINY_DIR
 
 # %% auto #0
 __all__ = ['log', 'STAGES', 'transcribe_router', 'health_router', 'stats_router', 'Settings', 'Options', 'parse_options',
-           'require_available', 'read_body', 'parse_request', 'pick_device', 'load_for_serving', 'Engine', 'get_engine',
-           'check_api_key', 'Transcription', 'ErrorBody', 'post_transcribe', 'get_health', 'get_stats',
+           'require_available', 'read_body', 'parse_request', 'pick_device', 'load_for_serving', 'warm_up', 'Engine',
+           'get_engine', 'check_api_key', 'Transcription', 'ErrorBody', 'post_transcribe', 'get_health', 'get_stats',
            'add_error_handlers', 'build_app', 'serve']
 
 # %% ../nbs/06_server.ipynb #c005
@@ -129,7 +130,16 @@ def load_for_serving(settings: Settings) -> ASRModel:
         raise TaError("the fast Gated DeltaNet / causal-conv1d kernels are not available, so decoding would run the slow "
                       "reference code; install ta[cuda] (flash-linear-attention, causal-conv1d) or pass --allow-slow-kernels")
     log.info('model %s on %s, decode patches: %s', settings.model, device, ', '.join(applied) or 'none')
+    warm_up(model)
     return model
+
+def warm_up(model: ASRModel, seconds: tuple[float, ...] = (1.0, 4.0)) -> float:
+    "Run one batch of low noise clips (lengths in s) so first-call costs (kernel autotuning, allocator growth) are paid before `/health` says ready; returns seconds taken."
+    t = time.perf_counter()
+    rng = np.random.default_rng(0)
+    model.transcribe_clips([(rng.standard_normal(int(s * SAMPLE_RATE)) * 0.01).astype(np.float32) for s in seconds])
+    log.info('warmed up in %.1f s', time.perf_counter() - t)
+    return time.perf_counter() - t
 
 # %% ../nbs/06_server.ipynb #c017
 STAGES = ('read', 'decode', 'transcribe', 'total')  # per-request stages timed for /stats

@@ -8,18 +8,18 @@ import logging, os, re, shutil, subprocess, tempfile
 from pathlib import Path
 from collections.abc import Callable
 import httpx
+from .audio import SAMPLE_RATE  # Hz; what the server decodes every upload to
 from .errors import TaError
 
 # %% auto #0
-__all__ = ['SAMPLE_RATE', 'MAX_AUDIO_S', 'FFMPEG_TIMEOUT_S', 'MEDIA_DEMUXERS', 'REQUEST_TIMEOUT', 'TOO_LARGE', 'OFFLINE',
-           'TIMED_OUT', 'NO_CONNECT', 'REFUSED', 'NO_KEY_HINT', 'WORD_COLUMNS', 'SPEAKER_COLUMNS', 'ffmpeg_args',
-           'compact_audio', 'query_options', 'transcribe_request', 'SpaceError', 'server_detail', 'friendly_error',
-           'post_transcription', 'transcribe', 'result_views', 'local_transcriber', 'build_space', 'launch_space']
+__all__ = ['MAX_AUDIO_S', 'FFMPEG_TIMEOUT_S', 'MEDIA_DEMUXERS', 'REQUEST_TIMEOUT', 'TOO_LARGE', 'OFFLINE', 'TIMED_OUT',
+           'NO_CONNECT', 'REFUSED', 'NO_KEY_HINT', 'WORD_COLUMNS', 'SPEAKER_COLUMNS', 'ffmpeg_args', 'compact_audio',
+           'query_options', 'transcribe_request', 'SpaceError', 'server_detail', 'friendly_error', 'post_transcription',
+           'transcribe', 'result_views', 'local_transcriber', 'build_space', 'launch_space']
 
 # %% ../nbs/07_space.ipynb #c005
 _log = logging.getLogger(__name__)
 
-SAMPLE_RATE = 16_000       # Hz; what the server decodes every upload to
 MAX_AUDIO_S = 6 * 3600     # s; conversion keeps at most this much audio (`-t`)
 FFMPEG_TIMEOUT_S = 600     # s; a slower conversion falls back to the original bytes
 MEDIA_DEMUXERS = ('wav', 'w64', 'flac', 'mp3', 'ogg', 'mov,mp4,m4a,3gp,3g2,mj2', 'matroska,webm', 'aiff',
