@@ -76,7 +76,8 @@ def _next_batch(self) -> list[_Job] | None:
             self._pending.clear(); return None
         batch = pick_batch(list(self._pending), self.max_batch_size)
         for j in batch: self._pending.remove(j)
-        return batch
+        # a request whose client went away cancels its futures; once marked running, a future can no longer be cancelled
+        return [j for j in batch if j.future.set_running_or_notify_cancel()]
 Scheduler._next_batch = _next_batch
 
 def _run_batch(self, batch: list[_Job]):
@@ -94,7 +95,8 @@ def _run_batch(self, batch: list[_Job]):
 Scheduler._run_batch = _run_batch
 
 def _run(self):
-    while (batch := self._next_batch()) is not None: self._run_batch(batch)
+    while (batch := self._next_batch()) is not None:
+        if batch: self._run_batch(batch)
 Scheduler._run = _run
 
 # %% ../nbs/05_pipeline.ipynb #c012

@@ -200,7 +200,7 @@ async def _await_texts(request: Request, futures: list) -> list[str]:
         if done: return waiting.result()
         if await request.is_disconnected():
             for f in futures: f.cancel()
-            waiting.cancel()
+            waiting.add_done_callback(lambda w: w.cancelled() or w.exception())  # retrieved: no 'never retrieved' log
             raise ClientGone('the client closed the connection before the transcript was ready')
 
 transcribe_router = APIRouter(tags=['transcribe'])
