@@ -61,6 +61,11 @@ class Scheduler:
             self._pending.extend(jobs); self._cv.notify()
         return [j.future for j in jobs]
 
+    @property
+    def alive(self) -> bool:
+        "False once the worker thread has stopped (closed, or died of a bug): then nothing would ever be answered."
+        return self._thread.is_alive()
+
     def close(self):
         "Stop the worker after the batch in flight; pending jobs fail with an error."
         with self._cv: self._closed = True; self._cv.notify()

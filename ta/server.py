@@ -16,6 +16,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.requests import ClientDisconnect
 from .audio import decode_audio, audio_seconds, SAMPLE_RATE
 from .errors import TaError, BadRequest, Unauthorized, TooLarge, NotAudio, ClientGone, NotReady
 from .model import ASRModel
@@ -24,9 +25,9 @@ from .tiny import TINY_DIR
 
 # %% auto #0
 __all__ = ['log', 'STAGES', 'transcribe_router', 'health_router', 'stats_router', 'Settings', 'Options', 'parse_options',
-           'require_available', 'read_body', 'parse_request', 'pick_device', 'load_for_serving', 'warm_up', 'Engine',
-           'get_engine', 'check_api_key', 'Transcription', 'ErrorBody', 'post_transcribe', 'get_health', 'get_stats',
-           'add_error_handlers', 'build_app', 'serve']
+           'require_available', 'read_body', 'single_valued', 'parse_request', 'pick_device', 'load_for_serving',
+           'warm_up', 'Engine', 'get_engine', 'check_api_key', 'Transcription', 'ErrorBody', 'post_transcribe',
+           'get_health', 'get_stats', 'add_error_handlers', 'build_app', 'serve']
 
 # %% ../nbs/06_server.ipynb #c005
 log = logging.getLogger('ta.server')
@@ -91,10 +92,18 @@ async def read_body(request: Request, limit: int) -> bytes:
                        "recording or compress it (e.g. 16 kHz mono FLAC)")
     if int(request.headers.get('content-length') or 0) > limit: raise too_big
     body = bytearray()
-    async for part in request.stream():
-        body += part
-        if len(body) > limit: raise too_big
+    try:
+        async for part in request.stream():
+            body += part
+            if len(body) > limit: raise too_big
+    except ClientDisconnect: raise ClientGone('the client closed the connection while sending the body') from None
     return bytes(body)
+
+def single_valued(params) -> dict[str, str]:
+    "Query parameters as a dict; an option given twice is a `BadRequest`, not last-one-wins."
+    keys = [k for k, _ in params.multi_items()]
+    if dup := sorted({k for k in keys if keys.count(k) > 1}): raise BadRequest(f"option(s) {', '.join(dup)} given more than once")
+    return dict(params)
 
 def parse_request(content_type: str, body: bytes, query: Mapping[str, str]) -> tuple[bytes, Options]:
     "Audio bytes and options from a raw-audio or JSON request."
@@ -102,23 +111,43 @@ def parse_request(content_type: str, body: bytes, query: Mapping[str, str]) -> t
     if ctype.startswith('multipart/'):
         raise NotAudio("multipart form uploads are not accepted; send the file itself as the body "
                        "(curl --data-binary @file.mp3) or JSON {\"inputs\": \"<base64>\"}")
-    if ctype != 'application/json': return body, parse_options(query)
-    try: doc = json.loads(body)
-    except (ValueError, UnicodeDecodeError) as e: raise BadRequest(f"the JSON body does not parse: {e}") from e
-    if not isinstance(doc, dict) or not isinstance(doc.get('inputs'), str):
-        raise BadRequest('a JSON body must be an object {"inputs": "<base64 audio>", "parameters": {...}}')
-    params = doc.get('parameters') or {}
-    if not isinstance(params, dict): raise BadRequest('"parameters" must be a JSON object of options')
+    if ctype != 'application/json':
+        if body[:1] == b'{' and b'"inputs"' in body[:200]:
+            raise BadRequest('the body looks like JSON; send it with the header Content-Type: application/json')
+        return body, parse_options(query)
+    doc = _json_object(body)
+    params = doc.get('parameters', {})
+    if params is None: params = {}
+    if not isinstance(params, dict): raise BadRequest('"parameters" must be a JSON object of options, e.g. {"return_timestamps": false}')
     if both := sorted(set(params) & set(query)): raise BadRequest(f"option(s) {', '.join(both)} given both in the query and in parameters")
-    b64 = doc['inputs'].split(',', 1)[1] if doc['inputs'].startswith('data:') else doc['inputs']
-    try: audio = base64.b64decode(b64, validate=True)
-    except (binascii.Error, ValueError) as e: raise BadRequest(f'"inputs" is not valid base64: {e}') from e
-    return audio, parse_options({**query, **params})
+    return _b64_audio(doc['inputs']), parse_options({**query, **params})
+
+def _json_object(body: bytes) -> dict:
+    "The JSON request object, which must carry a string `inputs`."
+    try: doc = json.loads(body)
+    except (ValueError, UnicodeDecodeError, RecursionError) as e:
+        raise BadRequest(f"the JSON body does not parse: {str(e)[:200]}") from None
+    if not isinstance(doc, dict): raise BadRequest('a JSON body must be an object {"inputs": "<base64 audio>", "parameters": {...}}')
+    if not isinstance(doc.get('inputs'), str):
+        raise BadRequest('the JSON object needs "inputs": the audio file as a base64 string' + ('' if 'inputs' not in doc else f", not {type(doc['inputs']).__name__}"))
+    return doc
+
+def _b64_audio(text: str) -> bytes:
+    "Audio bytes from base64 (standard or URL-safe alphabet, line breaks allowed, optional `data:` URL prefix)."
+    b64 = ''.join((text.split(',', 1)[1] if text.startswith('data:') else text).split())
+    try: return base64.b64decode(b64, altchars=b'-_' if ('-' in b64 or '_' in b64) else None, validate=True)
+    except (binascii.Error, ValueError) as e: raise BadRequest(f'"inputs" is not valid base64: {e}') from None
 
 # %% ../nbs/06_server.ipynb #c016
 def pick_device(name: str) -> torch.device:
-    "'auto' -> cuda when available, else cpu."
-    return torch.device('cuda' if name == 'auto' and torch.cuda.is_available() else ('cpu' if name == 'auto' else name))
+    "'auto' -> cuda when available, else cpu; 'cuda', 'cuda:N' or 'cpu' as asked. Raises `TaError` for a device this machine lacks."
+    if name == 'auto': return torch.device('cuda' if torch.cuda.is_available() else 'cpu')
+    try: device = torch.device(name)
+    except RuntimeError: raise TaError(f"unknown device {name!r}; use auto, cpu, cuda or cuda:N") from None
+    if device.type == 'cuda' and not torch.cuda.is_available():
+        raise TaError(f"device {name!r} asked for, but this torch has no usable CUDA GPU; use --device cpu (or auto)")
+    if device.type not in ('cuda', 'cpu'): raise TaError(f"device {name!r} is not supported; use auto, cpu, cuda or cuda:N")
+    return device
 
 def load_for_serving(settings: Settings) -> ASRModel:
     "Load the checkpoint on the chosen device and apply the decode patches that fit it."
@@ -167,7 +196,7 @@ class Engine:
     def stop(self):
         if self.scheduler: self.scheduler.close()
 
-# %% ../nbs/06_server.ipynb #c019
+# %% ../nbs/06_server.ipynb #c020
 def get_engine(request: Request) -> Engine: return request.app.state.engine
 
 def check_api_key(request: Request, engine: Engine = Depends(get_engine)):
@@ -191,7 +220,7 @@ _AUDIO_BODY = {'requestBody': {'required': True, 'content': {
         'parameters': {'type': 'object', 'description': 'the same options as the query string'}}}}}}}
 _ERRORS = {s: {'model': ErrorBody} for s in (400, 401, 413, 415, 499, 500, 503)}
 
-# %% ../nbs/06_server.ipynb #c020
+# %% ../nbs/06_server.ipynb #c021
 async def _await_texts(request: Request, futures: list) -> list[str]:
     "Chunk texts in order; cancels the chunks and raises `ClientGone` if the client disconnects first."
     waiting = asyncio.gather(*(asyncio.wrap_future(f) for f in futures))
@@ -212,10 +241,11 @@ transcribe_router = APIRouter(tags=['transcribe'])
 async def post_transcribe(request: Request, engine: Engine = Depends(get_engine)) -> dict:
     "The body is the audio file (options in the query string) or JSON {inputs: base64, parameters: {...}}."
     if not engine.ready: raise NotReady('the model is still loading; try again in a few seconds (GET /health says when it is ready)')
+    if not engine.scheduler.alive: raise NotReady('the transcription worker has stopped; the server must be restarted')
     t0 = time.perf_counter(); engine.requests += 1
     try:
         body = await read_body(request, engine.settings.max_body_bytes); t1 = time.perf_counter()
-        audio_bytes, options = parse_request(request.headers.get('content-type', ''), body, request.query_params)
+        audio_bytes, options = parse_request(request.headers.get('content-type', ''), body, single_valued(request.query_params))
         require_available(options)
         audio = await run_in_threadpool(decode_audio, audio_bytes, engine.settings.max_audio_s)
         chunks = await run_in_threadpool(split_chunks, audio); t2 = time.perf_counter()
@@ -226,15 +256,18 @@ async def post_transcribe(request: Request, engine: Engine = Depends(get_engine)
     engine.audio_seconds += audio_seconds(audio)
     return {'text': text}
 
-# %% ../nbs/06_server.ipynb #c021
+# %% ../nbs/06_server.ipynb #c022
 health_router = APIRouter(tags=['health'])
 
-@health_router.get('/health', summary='Ready or not', responses={503: {'model': ErrorBody}})
+@health_router.api_route('/health', methods=['GET', 'HEAD'], summary='Ready or not', responses={503: {'model': ErrorBody}})
 def get_health(engine: Engine = Depends(get_engine)):
-    "200 `{status: ready}` once the model is loaded; 503 with the reason before that."
-    if engine.ready: return {'status': 'ready', 'model': engine.settings.model, 'device': str(engine.scheduler.model.device)}
-    status, msg = ('failed', f'the model failed to load: {engine.error}') if engine.error else ('loading', 'the model is still loading')
-    return JSONResponse({'status': status, 'error': msg}, status_code=503)
+    "200 `{status: ready}` once the model is loaded and its worker runs; 503 with the reason otherwise."
+    if engine.ready and engine.scheduler.alive:
+        return {'status': 'ready', 'model': engine.settings.model, 'device': str(engine.scheduler.model.device)}
+    if engine.ready: status, msg = 'failed', 'the transcription worker has stopped; restart the server (its log says why)'
+    elif engine.error: status, msg = 'failed', f'the model failed to load: {engine.error}'
+    else: status, msg = 'loading', 'the model is still loading'
+    return JSONResponse({'status': status, 'error': msg}, status_code=503, headers={'Retry-After': '5'} if status == 'loading' else None)
 
 stats_router = APIRouter(tags=['stats'])
 
@@ -246,14 +279,15 @@ def get_stats(engine: Engine = Depends(get_engine)) -> dict:
             'scheduler': engine.scheduler.stats.as_dict() if engine.ready else None,
             'mean_stage_seconds': {k: (v / ok if ok else 0.0) for k, v in engine.stage_seconds.items()}}
 
-# %% ../nbs/06_server.ipynb #c023
-def _error(status: int, message: str) -> JSONResponse: return JSONResponse({'error': message}, status_code=status)
+# %% ../nbs/06_server.ipynb #c024
+def _error(status: int, message: str, headers: dict | None = None) -> JSONResponse:
+    return JSONResponse({'error': message}, status_code=status, headers=headers)
 
 def add_error_handlers(app: FastAPI):
     @app.exception_handler(TaError)
     async def ta_error(request, e: TaError):
         if e.status >= 500 or e.status == 499: log.warning('%s %s -> %d: %s', request.method, request.url.path, e.status, e.message)
-        return _error(e.status, e.message)
+        return _error(e.status, e.message, headers={'Retry-After': '5'} if e.status == 503 else None)
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request, e): return _error(e.status_code, str(e.detail))
     @app.exception_handler(RequestValidationError)
@@ -263,7 +297,7 @@ def add_error_handlers(app: FastAPI):
         log.exception('unexpected error in %s %s', request.method, request.url.path)
         return _error(500, f'internal error ({type(e).__name__}: {e}); the server log has the details')
 
-# %% ../nbs/06_server.ipynb #c025
+# %% ../nbs/06_server.ipynb #c026
 def build_app(settings: Settings | None = None, on_failure=None) -> FastAPI:
     "The FastAPI app: routers, error handlers, and an `Engine` that starts loading the model at start-up."
     from contextlib import asynccontextmanager
