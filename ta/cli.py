@@ -28,21 +28,32 @@ def cmd_serve(a) -> int:
     return serve(Settings(**{k: v for k, v in vars(a).items() if k in Settings.model_fields and v is not None}))
 
 # %% ../nbs/08_cli.ipynb #c008
-def cmd_transcribe(a) -> int:
-    "Transcribe local files with the model in-process."
-    import json
+def _decode_or_error(path: str):
+    "Decoded audio, or the `TaError` that explains why the file cannot be used."
     from ta.audio import decode_audio
+    try: return decode_audio(path)
+    except TaError as e: return e
+
+def cmd_transcribe(a) -> int:
+    "Transcribe local files with the model in-process; a bad file gets its error line and the others still go through."
+    import json
     from ta.pipeline import Scheduler, split_chunks, join_texts
     from ta.server import load_for_serving, Settings
-    audios = [decode_audio(f) for f in a.files]                       # bad files fail before the model loads
-    given = {k: v for k, v in dict(model=a.model, device=a.device).items() if v is not None}
-    sched = Scheduler(load_for_serving(Settings(**given, allow_slow_kernels=True)))
-    futures = [sched.submit(split_chunks(x)) for x in audios]
+    audios = [_decode_or_error(f) for f in a.files]                  # bad files are known before the model loads
+    good = [x for x in audios if not isinstance(x, TaError)]
+    if good:
+        given = {k: v for k, v in dict(model=a.model, device=a.device).items() if v is not None}
+        sched = Scheduler(load_for_serving(Settings(**given, allow_slow_kernels=True)))
+    futures = [x if isinstance(x, TaError) else sched.submit(split_chunks(x)) for x in audios]
     for f, fut in zip(a.files, futures):
+        if isinstance(fut, TaError):
+            if a.json: print(json.dumps({'file': f, 'error': fut.message}), flush=True)
+            else: print(f'error: {f}: {fut.message}', file=sys.stderr, flush=True)
+            continue
         text = join_texts([x.result() for x in fut])
         print(json.dumps({'file': f, 'text': text}) if a.json else (f'{f}: {text}' if len(a.files) > 1 else text), flush=True)
-    sched.close()
-    return 0
+    if good: sched.close()
+    return 2 if len(good) < len(audios) else 0
 
 # %% ../nbs/08_cli.ipynb #c010
 def cmd_space(a) -> int:
@@ -155,8 +166,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     "Entry point of the `ta` console command."
+    from pydantic import ValidationError
     a = parse_args(argv)
     try: return a.func(a)
     except TaError as e:
         print(f'error: {e.message}', file=sys.stderr); return 2 if e.status < 500 else 1
+    except ValidationError as e:   # a setting out of range, from a flag or a TA_* variable
+        bad = '; '.join(f"{'.'.join(map(str, x['loc']))}: {x['msg']}" for x in e.errors())
+        print(f'error: invalid setting: {bad}', file=sys.stderr); return 2
     except KeyboardInterrupt: return 130
