@@ -160,7 +160,7 @@ def audio_seconds(audio: np.ndarray, sr: int = SAMPLE_RATE) -> float:
     "Duration in seconds of `audio` [T] sampled at `sr` Hz."
     return len(audio) / sr
 
-# %% ../nbs/01_audio.ipynb #c055
+# %% ../nbs/01_audio.ipynb #c058
 def _quietest_centre(window: np.ndarray, frame: int) -> int:
     "Offset into `window` [N] float32 of the centre of its lowest-energy run of `frame` samples."
     k = len(window) // frame
