@@ -126,7 +126,7 @@ def _stated_seconds(path: Path, timeout_s: float) -> float | None:
     seconds = info['streams'][0].get('duration', info.get('format', {}).get('duration'))
     return None if seconds is None else float(seconds)
 
-# %% ../nbs/01_audio.ipynb #c025
+# %% ../nbs/01_audio.ipynb #c024
 def _decode_file(path: Path, max_seconds: float | None, timeout_s: float = FFMPEG_TIMEOUT_S) -> np.ndarray:
     "Decode the local file `path` to 16 kHz mono float32 [T]; a typed `TaError` for every failure."
     start = time.monotonic()
@@ -160,7 +160,7 @@ def audio_seconds(audio: np.ndarray, sr: int = SAMPLE_RATE) -> float:
     "Duration in seconds of `audio` [T] sampled at `sr` Hz."
     return len(audio) / sr
 
-# %% ../nbs/01_audio.ipynb #c058
+# %% ../nbs/01_audio.ipynb #c048
 def _quietest_centre(window: np.ndarray, frame: int) -> int:
     "Offset into `window` [N] float32 of the centre of its lowest-energy run of `frame` samples."
     k = len(window) // frame
