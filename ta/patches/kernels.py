@@ -4,7 +4,7 @@
 
 # %% ../../nbs/11_fast_kernels.ipynb #c002
 from __future__ import annotations
-import functools, importlib, inspect, sys
+import importlib, inspect, sys
 from contextlib import contextmanager
 from types import ModuleType
 from typing import Callable

@@ -5,7 +5,6 @@
 # %% ../../nbs/14_lm_head.ipynb #c002
 from __future__ import annotations
 import torch
-from torch import Tensor
 
 # %% auto #0
 __all__ = ['contiguous_lm_head_input', 'restore_lm_head']
