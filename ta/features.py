@@ -13,7 +13,8 @@ from .audio import SAMPLE_RATE  # Hz, the encoder's training rate
 
 # %% auto #0
 __all__ = ['N_FFT', 'WIN_LENGTH', 'HOP_LENGTH', 'N_MELS', 'LOGMEL_FLOOR', 'FRAME_STACK', 'FEATURE_DIM', 'SAMPLES_PER_TOKEN',
-           'hz_to_mel', 'mel_to_hz', 'mel_filterbank', 'log_mel', 'deltas', 'clip_features', 'batch_features']
+           'hz_to_mel', 'mel_to_hz', 'mel_filterbank', 'log_mel', 'deltas', 'clip_features', 'pad_features',
+           'batch_features']
 
 # %% ../nbs/02_features.ipynb #c005
 N_FFT, WIN_LENGTH, HOP_LENGTH = 512, 400, 160  # samples: 32 ms FFT, 25 ms window, 10 ms hop
@@ -68,10 +69,13 @@ def clip_features(audio: np.ndarray | Tensor) -> Tensor:
     return feats.reshape(-1, FEATURE_DIM)
 
 # %% ../nbs/02_features.ipynb #c014
-def batch_features(clips: list) -> tuple[Tensor, Tensor]:
-    "Features of several clips: float32 `[B, T, 320]` zero-padded on the right, and a long mask `[B, T]`."
-    feats = [clip_features(c) for c in clips]
+def pad_features(feats: list[Tensor]) -> tuple[Tensor, Tensor]:
+    "Stack per-clip features (each `[T_i, 320]`) into float32 `[B, T, 320]` zero-padded on the right, and a long mask `[B, T]`."
     lengths = torch.tensor([f.shape[0] for f in feats])
     out = torch.zeros(len(feats), int(lengths.max()), FEATURE_DIM)
     for i, f in enumerate(feats): out[i, :f.shape[0]] = f
     return out, (torch.arange(out.shape[1])[None] < lengths[:, None]).long()
+
+def batch_features(clips: list) -> tuple[Tensor, Tensor]:
+    "Features of several clips: float32 `[B, T, 320]` zero-padded on the right, and a long mask `[B, T]`."
+    return pad_features([clip_features(c) for c in clips])

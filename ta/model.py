@@ -14,13 +14,13 @@ from safetensors.torch import load_file, save_file
 from transformers import (PreTrainedTokenizerFast, GenerationConfig, GraniteSpeech5EncoderConfig, GraniteSpeech5Encoder,
                           Qwen3_5TextConfig, Qwen3_5ForCausalLM)
 from .errors import ModelLoadError
-from .features import batch_features, SAMPLE_RATE, N_FFT, WIN_LENGTH, HOP_LENGTH, N_MELS
+from .features import clip_features, pad_features, SAMPLE_RATE, N_FFT, WIN_LENGTH, HOP_LENGTH, N_MELS
 from .tiny import TINY_DIR, TRANSCRIBE_PROMPT
 
 # %% auto #0
 __all__ = ['ENCODER_RENAMES', 'DECODER_RENAMES', 'ASRConfig', 'Projector', 'resolve_dir', 'read_weights', 'load_base', 'ASRModel',
-           'prompt_ids', 'encode', 'embed_prompts', 'generate', 'truncate_repetition', 'clean_text', 'decode_text',
-           'transcribe_clips', 'save_pretrained']
+           'prompt_ids', 'encode_features', 'encode', 'embed_prompts', 'generate', 'truncate_repetition', 'clean_text',
+           'decode_text', 'transcribe_features', 'transcribe_clips', 'save_pretrained']
 
 # %% ../nbs/04_model.ipynb #c005
 @dataclass
@@ -200,12 +200,17 @@ ASRModel.from_pretrained = _from_pretrained
 
 # %% ../nbs/04_model.ipynb #c031
 @torch.inference_mode()
-def encode(self, clips: list[np.ndarray]) -> list[Tensor]:
-    "Audio tokens per clip: a list of fp32 `[n_i, llm_dim]`, n_i = encoder frames (12.5 per second)."
-    feats, mask = batch_features(clips)                                             # [B, T, 320], [B, T]
-    out = self.encoder(feats.to(self.device, self.encoder.dtype), attention_mask=mask.to(self.device))
+def encode_features(self, feats: list[Tensor]) -> list[Tensor]:
+    "Audio tokens per chunk from its features (float32 `[T_i, 320]`): a list of fp32 `[n_i, llm_dim]`, n_i = encoder frames (12.5 per second)."
+    x, mask = pad_features(feats)                                                  # [B, T, 320], [B, T]
+    out = self.encoder(x.to(self.device, self.encoder.dtype), attention_mask=mask.to(self.device))
     frames = self.projector(out.last_hidden_state)                                 # [B, T/4, llm_dim]
     return [f[:int(n)] for f, n in zip(frames, out.attention_mask.sum(1))]
+ASRModel.encode_features = encode_features
+
+def encode(self, clips: list[np.ndarray]) -> list[Tensor]:
+    "Audio tokens per 16 kHz mono float32 clip: a list of fp32 `[n_i, llm_dim]`."
+    return self.encode_features([clip_features(c) for c in clips])
 ASRModel.encode = encode
 
 @torch.inference_mode()
@@ -261,10 +266,15 @@ def decode_text(self, ids: list[int]) -> str:
 ASRModel.decode_text = decode_text
 
 # %% ../nbs/04_model.ipynb #c039
+def transcribe_features(self, feats: list[Tensor]) -> list[str]:
+    "Transcripts of chunks given as features (each float32 `[T_i, 320]`), in one batch, with transformers' `generate`."
+    embeds, mask = self.embed_prompts(self.encode_features(feats))
+    return [self.decode_text(ids) for ids in self.generate(embeds, mask)]
+ASRModel.transcribe_features = transcribe_features
+
 def transcribe_clips(self, clips: list[np.ndarray]) -> list[str]:
     "Transcripts of 16 kHz mono float32 clips (each <= one chunk), in one batch."
-    embeds, mask = self.embed_prompts(self.encode(clips))
-    return [self.decode_text(ids) for ids in self.generate(embeds, mask)]
+    return self.transcribe_features([clip_features(c) for c in clips])
 ASRModel.transcribe_clips = transcribe_clips
 
 # %% ../nbs/04_model.ipynb #c042

@@ -9,7 +9,9 @@ from collections import deque
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 import numpy as np
+import torch
 from .audio import chunk_bounds, SAMPLE_RATE
+from .features import clip_features
 from .model import ASRModel
 
 # %% auto #0
@@ -18,14 +20,14 @@ __all__ = ['pick_batch', 'Stats', 'Scheduler', 'split_chunks', 'join_texts', 'tr
 # %% ../nbs/05_pipeline.ipynb #c005
 @dataclass(eq=False)  # jobs compare by identity: two chunks may hold equal audio
 class _Job:
-    clip: np.ndarray                       # [T] float32 16 kHz, one chunk
+    feats: torch.Tensor                    # [frames, 320] float32 features of one chunk (50 Hz), computed in the submitting thread
     future: Future = field(default_factory=Future)
     queued_at: float = field(default_factory=time.perf_counter)
 
 def pick_batch(pending: list[_Job], max_batch_size: int) -> list[_Job]:
     "The oldest job plus the jobs closest to it in length, at most `max_batch_size`, oldest first."
     oldest = min(pending, key=lambda j: j.queued_at)
-    near = sorted(pending, key=lambda j: (abs(len(j.clip) - len(oldest.clip)), j.queued_at))[:max_batch_size]
+    near = sorted(pending, key=lambda j: (abs(len(j.feats) - len(oldest.feats)), j.queued_at))[:max_batch_size]
     return sorted(near, key=lambda j: j.queued_at)
 
 # %% ../nbs/05_pipeline.ipynb #c008
@@ -44,7 +46,7 @@ class Stats:
                     mean_queue_wait_seconds=self.queue_wait_seconds / self.chunks if self.chunks else 0.0)
 
 class Scheduler:
-    "One worker thread owns `model`; `submit` queues clips from any thread and returns one `Future[str]` per clip."
+    "One worker thread owns `model` (anything with `transcribe_features`); `submit` queues clips from any thread and returns one `Future[str]` per clip."
     def __init__(self, model: ASRModel, max_batch_size: int = 16):
         self.model, self.max_batch_size, self.stats = model, max_batch_size, Stats()
         self._pending: deque[_Job] = deque()
@@ -55,7 +57,11 @@ class Scheduler:
 
     def submit(self, clips: list[np.ndarray]) -> list[Future]:
         "Queue 16 kHz mono float32 clips; each future resolves to its transcript or raises the batch's exception."
-        jobs = [_Job(np.asarray(c, dtype=np.float32)) for c in clips]
+        return self.submit_features([clip_features(np.asarray(c, dtype=np.float32)) for c in clips])  # here, off the worker
+
+    def submit_features(self, feats: list[torch.Tensor]) -> list[Future]:
+        "Queue chunks given as features (each float32 `[frames, 320]`); one future per chunk."
+        jobs = [_Job(f) for f in feats]
         with self._cv:
             if self._closed: raise RuntimeError('the scheduler is closed')
             self._pending.extend(jobs); self._cv.notify()
@@ -89,7 +95,7 @@ def _run_batch(self, batch: list[_Job]):
     "Transcribe one batch and resolve its futures (results or the exception)."
     start = time.perf_counter()
     self.stats.queue_wait_seconds += sum(start - j.queued_at for j in batch)
-    try: texts = self.model.transcribe_clips([j.clip for j in batch])
+    try: texts = self.model.transcribe_features([j.feats for j in batch])
     except Exception as e:
         self.stats.failed_batches += 1
         for j in batch: j.future.set_exception(e)

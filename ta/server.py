@@ -19,6 +19,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import ClientDisconnect
 from .audio import decode_audio, audio_seconds, SAMPLE_RATE
 from .errors import TaError, BadRequest, Unauthorized, TooLarge, NotAudio, ClientGone, NotReady
+from .engine import DecodeEngine
 from .model import ASRModel
 from .pipeline import Scheduler, split_chunks, join_texts
 from .tiny import TINY_DIR
@@ -41,7 +42,9 @@ class Settings(BaseSettings):
     api_key: str | None = Field(None, description='when set, requests need `Authorization: Bearer <key>`')
     max_body_mb: float = Field(512.0, gt=0, description='largest request body in MiB (413 above)')
     max_audio_s: float = Field(6 * 3600.0, gt=0, description='longest audio in seconds (413 above)')
-    max_batch_size: int = Field(16, ge=1, description='chunks per GPU batch')
+    max_batch_size: int = Field(128, ge=1, description='most chunks per GPU batch; each batch size bucket up to it gets a static cache and a CUDA graph')
+    graph_mode: str | None = Field(None, pattern='^(graph|compiled|eager)$', description="decode steps: 'graph' (CUDA graphs, the default on CUDA), 'compiled' (torch.compile, then graphs) or 'eager' (the default elsewhere)")
+    synthetic_tokens_per_second: float = Field(0.0, ge=0, description='benchmarks with random weights only: decode this many new tokens per second of audio, 0 = off (results are synthetic)')
     device: str = Field('auto', description="'auto' (cuda if available), 'cuda', 'cpu'")
     allow_slow_kernels: bool = Field(False, description='serve on CUDA even when the fast fla/causal-conv1d kernels are missing')
 
@@ -149,8 +152,8 @@ def pick_device(name: str) -> torch.device:
     if device.type not in ('cuda', 'cpu'): raise TaError(f"device {name!r} is not supported; use auto, cpu, cuda or cuda:N")
     return device
 
-def load_for_serving(settings: Settings) -> ASRModel:
-    "Load the checkpoint on the chosen device and apply the decode patches that fit it."
+def load_for_serving(settings: Settings) -> DecodeEngine:
+    "Load the checkpoint on the chosen device, apply the decode patches that fit it, and set up and warm the decode engine."
     from ta.patches import apply_decode_patches, fast_kernels_active
     device = pick_device(settings.device)
     model = ASRModel.from_pretrained(settings.model, device=device)
@@ -159,10 +162,11 @@ def load_for_serving(settings: Settings) -> ASRModel:
         raise TaError("the fast Gated DeltaNet / causal-conv1d kernels are not available, so decoding would run the slow "
                       "reference code; install ta[cuda] (flash-linear-attention, causal-conv1d) or pass --allow-slow-kernels")
     log.info('model %s on %s, decode patches: %s', settings.model, device, ', '.join(applied) or 'none')
-    warm_up(model)
-    return model
+    engine = DecodeEngine(model, settings.max_batch_size, settings.graph_mode, settings.synthetic_tokens_per_second or None).setup(log.info)
+    warm_up(engine)
+    return engine
 
-def warm_up(model: ASRModel, seconds: tuple[float, ...] = (1.0, 4.0)) -> float:
+def warm_up(model: DecodeEngine | ASRModel, seconds: tuple[float, ...] = (1.0, 4.0)) -> float:
     "Run one batch of low noise clips (lengths in s) so first-call costs (kernel autotuning, allocator growth) are paid before `/health` says ready; returns seconds taken."
     t = time.perf_counter()
     rng = np.random.default_rng(0)
@@ -263,7 +267,9 @@ health_router = APIRouter(tags=['health'])
 def get_health(engine: Engine = Depends(get_engine)):
     "200 `{status: ready}` once the model is loaded and its worker runs; 503 with the reason otherwise."
     if engine.ready and engine.scheduler.alive:
-        return {'status': 'ready', 'model': engine.settings.model, 'device': str(engine.scheduler.model.device)}
+        e = engine.scheduler.model
+        return {'status': 'ready', 'model': engine.settings.model, 'device': str(e.device), 'graph_mode': e.graph_mode.value,
+                'max_batch_size': e.max_batch_size, 'synthetic_tokens_per_second': e.tokens_per_second}
     if engine.ready: status, msg = 'failed', 'the transcription worker has stopped; restart the server (its log says why)'
     elif engine.error: status, msg = 'failed', f'the model failed to load: {engine.error}'
     else: status, msg = 'loading', 'the model is still loading'
@@ -277,6 +283,7 @@ def get_stats(engine: Engine = Depends(get_engine)) -> dict:
     ok = engine.requests - engine.failed
     return {'requests': engine.requests, 'failed_requests': engine.failed, 'audio_seconds': round(engine.audio_seconds, 3),
             'scheduler': engine.scheduler.stats.as_dict() if engine.ready else None,
+            'engine': engine.scheduler.model.stats.as_dict() if engine.ready else None,
             'mean_stage_seconds': {k: (v / ok if ok else 0.0) for k, v in engine.stage_seconds.items()}}
 
 # %% ../nbs/06_server.ipynb #c024
