@@ -209,10 +209,11 @@ def offline_level(scheduler, chunks: list[np.ndarray], n: int) -> tuple[list[Out
     return outs, max(ends.values()) - t0
 
 def _settled_stats(scheduler, chunks: int, timeout_s: float = 1.0) -> dict:
-    "The scheduler's counters once they count at least `chunks` chunks (the worker updates them just after the results)."
+    "The scheduler's and the engine's counters (as `/stats` nests them) once the scheduler counts at least `chunks` chunks (the worker updates them just after the results)."
     deadline = time.monotonic() + timeout_s
     while scheduler.stats.chunks < chunks and time.monotonic() < deadline: time.sleep(0.001)
-    return scheduler.stats.as_dict()
+    engine = getattr(scheduler.model, 'stats', None)
+    return {'scheduler': scheduler.stats.as_dict(), **({'engine': engine.as_dict()} if engine is not None else {})}
 
 def run_offline(audio: str | Path, settings, levels: list[int] = (1, 32, 64, 128), rounds: int = 1) -> dict:
     "The leaderboard method: the model in-process (`settings`: a `ta.server.Settings`), timed from submit to the last result."
@@ -228,7 +229,7 @@ def run_offline(audio: str | Path, settings, levels: list[int] = (1, 32, 64, 128
         for n in levels:
             before = _settled_stats(scheduler, 0)
             runs = [offline_level(scheduler, chunks, n) for _ in range(rounds)]
-            after = _settled_stats(scheduler, before['chunks'] + n * rounds * len(chunks))
+            after = _settled_stats(scheduler, before['scheduler']['chunks'] + n * rounds * len(chunks))
             recs.append(level_record(n, runs, info['seconds'], stats_diff(before, after)))
     finally: scheduler.close()
     return dict(mode='offline', model_settings=settings.model_dump(exclude={'api_key', 'host', 'port'}), model_load_s=round(load_s, 3),

@@ -64,7 +64,7 @@ def ban_repeated_ngrams_(logits: Tensor,  # [B, V] float, modified in place
     tail = out.index_select(1, (step - (n - 1) + torch.arange(n - 1, device=out.device)).clamp(min=0))  # [B, n-1]
     starts = torch.arange(windows.shape[1], device=out.device)
     match = (windows[:, :, :-1] == tail[:, None]).all(-1) & (starts <= step - n)  # [B, M-n+1]
-    inf = torch.tensor(float('inf'), device=logits.device, dtype=logits.dtype)
+    inf = logits.new_full((), float('inf'))  # a fill, not a host-to-device copy: capturable
     return logits.scatter_reduce_(1, windows[:, :, -1], torch.where(match, -inf, inf), reduce='amin')
 
 # %% ../nbs/09_engine.ipynb #c013
@@ -103,7 +103,7 @@ def sample(slot: Slot, logits: Tensor, stop_ids: Tensor, pad_id: int, ngram: int
     logits = ban_repeated_ngrams_(logits.float(), slot.out, slot.step, ngram)
     nxt = torch.where(slot.done, pad_id, logits.argmax(-1))                          # [B]
     slot.out.index_copy_(1, slot.step.view(1), nxt[:, None])
-    slot.done |= torch.isin(nxt, stop_ids) | (slot.step + 1 >= slot.budget)
+    slot.done |= (nxt[:, None] == stop_ids).any(-1) | (slot.step + 1 >= slot.budget)
     slot.tok.copy_(nxt[:, None]); slot.step += 1
 
 def decode_step(decoder, slot: Slot, stop_ids: Tensor, pad_id: int, ngram: int) -> None:
@@ -149,6 +149,7 @@ class EngineStats:
     batches_by_bucket: dict = field(default_factory=dict)
     def as_dict(self) -> dict:
         d = {k: (round(v, 4) if isinstance(v, float) else v) for k, v in self.__dict__.items()}
+        d['batches_by_bucket'] = {str(b): n for b, n in sorted(self.batches_by_bucket.items())}  # JSON object keys
         rows = self.real_rows + self.padded_rows
         return {**d, 'padding_share': round(self.padded_rows / rows, 4) if rows else 0.0}
 
@@ -156,6 +157,12 @@ def _prompt_room(model: ASRModel, seconds: float = 18.0) -> int:
     "Prompt tokens of a `seconds`-long chunk: the text prompt plus one audio token per 80 ms encoder frame."
     frames = len(model.encode([np.zeros(int(seconds * SAMPLE_RATE), np.float32)])[0])
     return len(model.prompt_ids(frames))
+
+def _compiled_step(n_slots: int):
+    "`decode_step` under `torch.compile` (inductor, no CUDA graphs of its own: the engine captures them), batch dimension dynamic. Dynamo falls back to eager when a function recompiles more than `recompile_limit` times; here that is an error."
+    torch._dynamo.config.recompile_limit = max(torch._dynamo.config.recompile_limit, n_slots)
+    torch._dynamo.config.fail_on_recompile_limit_hit = True
+    return torch.compile(decode_step, dynamic=True)
 
 class DecodeEngine:
     "Greedy transcription of chunk batches with static caches per (bucket, tier); CUDA graphs on CUDA."
@@ -173,7 +180,7 @@ class DecodeEngine:
         tiers = {Tier.SHORT: min(short_new_tokens, self.full_new), Tier.FULL: self.full_new}
         self.slots = {SlotKey(b, t): Slot(SlotKey(b, t), self.prompt_room + n, n)
                       for b in buckets_for(max_batch_size) for t, n in tiers.items()}
-        self.step_fn = decode_step if self.graph_mode is not GraphMode.COMPILED else torch.compile(decode_step, dynamic=True)
+        self.step_fn = decode_step if self.graph_mode is not GraphMode.COMPILED else _compiled_step(len(self.slots))
 
     @property
     def device(self) -> torch.device: return self.model.device

