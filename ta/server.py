@@ -43,7 +43,7 @@ class Settings(BaseSettings):
     max_body_mb: float = Field(512.0, gt=0, description='largest request body in MiB (413 above)')
     max_audio_s: float = Field(6 * 3600.0, gt=0, description='longest audio in seconds (413 above)')
     max_batch_size: int = Field(128, ge=1, description='most chunks per GPU batch; each batch size bucket up to it gets a static cache and a CUDA graph')
-    graph_mode: str | None = Field(None, pattern='^(graph|compiled|eager)$', description="decode steps: 'graph' (CUDA graphs, the default on CUDA), 'compiled' (torch.compile, then graphs) or 'eager' (the default elsewhere)")
+    graph_mode: str | None = Field(None, pattern='^(graph|eager)$', description="decode steps: 'graph' (one CUDA graph per batch size bucket, the default on CUDA) or 'eager' (the default elsewhere)")
     synthetic_tokens_per_second: float = Field(0.0, ge=0, description='benchmarks with random weights only: decode this many new tokens per second of audio, 0 = off (results are synthetic)')
     device: str = Field('auto', description="'auto' (cuda if available), 'cuda', 'cpu'")
     allow_slow_kernels: bool = Field(False, description='serve on CUDA even when the fast fla/causal-conv1d kernels are missing')
