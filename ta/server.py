@@ -321,7 +321,9 @@ def build_app(settings: Settings | None = None, on_failure=None) -> FastAPI:
 def serve(settings: Settings) -> int:
     "Run uvicorn until interrupted; exit code 1 when the model cannot be loaded."
     import uvicorn
-    server = uvicorn.Server(uvicorn.Config(None, host=settings.host, port=settings.port, log_level='info'))
+    # keep-alive 75 s, past the 5 s of common clients (httpx, aiohttp): a server that closes an idle connection exactly
+    # when the client reuses it loses that request (the client sees a dropped connection, not an answer)
+    server = uvicorn.Server(uvicorn.Config(None, host=settings.host, port=settings.port, log_level='info', timeout_keep_alive=75))
     failed = []
     def on_failure(e): failed.append(e); server.should_exit = True
     server.config.app = build_app(settings, on_failure)
