@@ -345,7 +345,7 @@ def bench_parser() -> argparse.ArgumentParser:
     p.add_argument('--offline', action='store_true', help='load the model in this process and time the model only (no HTTP, no decoding)')
     p.add_argument('--label', default=None, help="name of this run in the JSON, the file name and the plot (default: the mode)")
     p.add_argument('--synthetic', action='store_true', help='mark the numbers as synthetic (e.g. random weights with a token budget)')
-    p.add_argument('--out', default=None, help='the JSON record (default: bench/serve_<label>.json)')
+    p.add_argument('--out', default=None, help='the JSON record (default: ta-bench-<label>.json in the current folder)')
     p.add_argument('--plot', default=None, help='the PNG plot (default: beside --out)')
     _add_model_flags(p)
     return p
@@ -356,7 +356,7 @@ def _offline_settings(a: argparse.Namespace):
 
 def main_bench(argv: list[str] | None = None) -> int:
     "`ta bench`: run the benchmark, write the JSON record and the plot, print the table; 0 when every request succeeded."
-    from ta.patches.bench import bench_out, environment, repo_path
+    from ta.patches.bench import environment, repo_path
     a = bench_parser().parse_args(argv)
     if a.rounds < 1: raise TaError(f'--rounds {a.rounds}: give at least 1')
     audio = Path(a.audio) if a.audio else repo_path('fixtures', 'speech_17s.flac')
@@ -368,7 +368,7 @@ def main_bench(argv: list[str] | None = None) -> int:
     settings = {k: ('***' if k == 'api_key' and v else v) for k, v in vars(a).items()}
     rec = dict(label=label, synthetic=synthetic, created=datetime.now(UTC).isoformat(timespec='seconds'),
                environment=environment(), settings=settings, **run)
-    out = Path(a.out) if a.out else bench_out(f'serve_{label}.json')
+    out = Path(a.out or f'ta-bench-{label}.json')
     out.parent.mkdir(parents=True, exist_ok=True); out.write_text(json.dumps(rec, indent=1) + '\n')
     plot = plot_runs([rec], a.plot or out.with_suffix('.png'))
     print_record(rec)

@@ -145,10 +145,10 @@ class EngineStats:
     decode_seconds: float = 0.0
     graphs: int = 0
     setup_seconds: float = 0.0
-    batches_by_bucket: dict = field(default_factory=dict)
+    passes_by_bucket: dict = field(default_factory=dict)  # prefill+decode passes per bucket (a batch refilled on the full tier makes two)
     def as_dict(self) -> dict:
         d = {k: (round(v, 4) if isinstance(v, float) else v) for k, v in self.__dict__.items()}
-        d['batches_by_bucket'] = {str(b): n for b, n in sorted(self.batches_by_bucket.items())}  # JSON object keys
+        d['passes_by_bucket'] = {str(b): n for b, n in sorted(self.passes_by_bucket.items())}  # JSON object keys
         rows = self.real_rows + self.padded_rows
         return {**d, 'padding_share': round(self.padded_rows / rows, 4) if rows else 0.0}
 
@@ -248,7 +248,7 @@ def _run_tier(self, tier: Tier, embeds: Tensor, mask: Tensor, budgets: list[int]
     rows = self._decode(slot)
     self.stats.decode_seconds += time.perf_counter() - t1
     self.stats.padded_rows += slot.key.bucket - n
-    by = self.stats.batches_by_bucket; by[slot.key.bucket] = by.get(slot.key.bucket, 0) + 1
+    by = self.stats.passes_by_bucket; by[slot.key.bucket] = by.get(slot.key.bucket, 0) + 1
     return [_until_stop(r[:b], self.model.stop_token_ids) for r, b in zip(rows, budgets)]
 DecodeEngine._run_tier = _run_tier
 

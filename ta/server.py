@@ -163,7 +163,7 @@ def load_for_serving(settings: Settings) -> DecodeEngine:
                       "reference code; install ta[cuda] (flash-linear-attention, causal-conv1d) or pass --allow-slow-kernels")
     log.info('model %s on %s, decode patches: %s', settings.model, device, ', '.join(applied) or 'none')
     engine = DecodeEngine(model, settings.max_batch_size, settings.graph_mode, settings.synthetic_tokens_per_second or None).setup(log.info)
-    warm_up(engine)
+    warm_up(engine, (1.0, 4.0)[:settings.max_batch_size])
     return engine
 
 def warm_up(model: DecodeEngine | ASRModel, seconds: tuple[float, ...] = (1.0, 4.0)) -> float:
@@ -253,7 +253,8 @@ async def post_transcribe(request: Request, engine: Engine = Depends(get_engine)
         require_available(options)
         audio = await run_in_threadpool(decode_audio, audio_bytes, engine.settings.max_audio_s)
         chunks = await run_in_threadpool(split_chunks, audio); t2 = time.perf_counter()
-        text = join_texts(await _await_texts(request, engine.scheduler.submit(chunks))); t3 = time.perf_counter()
+        futures = await run_in_threadpool(engine.scheduler.submit, chunks)   # features: CPU work, off the event loop
+        text = join_texts(await _await_texts(request, futures)); t3 = time.perf_counter()
     except BaseException:
         engine.failed += 1; raise
     for k, v in zip(STAGES, (t1 - t0, t2 - t1, t3 - t2, t3 - t0)): engine.stage_seconds[k] += v
