@@ -320,8 +320,11 @@ def build_app(settings: Settings | None = None, on_failure=None) -> FastAPI:
     return app
 
 def serve(settings: Settings) -> int:
-    "Run uvicorn until interrupted; exit code 1 when the model cannot be loaded."
+    "Run uvicorn until interrupted; exit code 1 when the model cannot be loaded. Raises `TaError` for a device this machine lacks."
     import uvicorn
+    device = pick_device(settings.device)  # a bad device is refused before anything listens
+    if settings.graph_mode == 'graph' and device.type != 'cuda':
+        raise TaError(f"--graph-mode graph needs a CUDA device, and this server would run on {device}; use --graph-mode eager")
     # keep-alive 75 s, past the 5 s of common clients (httpx, aiohttp): a server that closes an idle connection exactly
     # when the client reuses it loses that request (the client sees a dropped connection, not an answer)
     server = uvicorn.Server(uvicorn.Config(None, host=settings.host, port=settings.port, log_level='info', timeout_keep_alive=75))
