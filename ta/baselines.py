@@ -8,10 +8,9 @@ import time
 import numpy as np
 import torch
 from torch import Tensor
-from transformers import GenerationConfig
 from .audio import SAMPLE_RATE
 from .features import clip_features
-from .model import ASRModel, _until_stop
+from .model import ASRModel
 from .synthetic import token_budget
 
 # %% auto #0
@@ -24,11 +23,7 @@ def hf_generate(model: ASRModel, feats: list[Tensor], budget: int, baseline: str
     "Greedy ids per chunk (stop token excluded) with transformers' `generate`; `feats` float32 `[T_i, 320]` each."
     if baseline not in BASELINES: raise ValueError(f'baseline must be one of {BASELINES}, got {baseline!r}')
     embeds, mask = model.embed_prompts(model.encode_features(feats))
-    gc = GenerationConfig(do_sample=False, num_beams=1, max_new_tokens=budget, no_repeat_ngram_size=model.config.no_repeat_ngram_size,
-                          eos_token_id=model.stop_token_ids, pad_token_id=model.pad_token_id,
-                          cache_implementation='static' if baseline == 'static_compiled' else None)
-    with torch.inference_mode(): out = model.decoder.generate(inputs_embeds=embeds, attention_mask=mask, generation_config=gc)
-    return [_until_stop(r.tolist(), model.stop_token_ids) for r in out]
+    return model.generate(embeds, mask, budget, 'static' if baseline == 'static_compiled' else None)
 
 def hf_transcribe(model: ASRModel, clips: list[np.ndarray], budget: int, baseline: str = 'eager') -> list[str]:
     "Transcripts of 16 kHz mono float32 clips in one batch with `hf_generate`."

@@ -4,7 +4,7 @@
 
 # %% ../nbs/09_engine.ipynb #c002
 from __future__ import annotations
-import enum, logging, math, time
+import enum, time
 from dataclasses import dataclass, field
 import numpy as np
 import torch
@@ -15,10 +15,8 @@ from .features import clip_features, HOP_LENGTH, FRAME_STACK
 from .model import ASRModel, _until_stop
 from .synthetic import token_budget
 
-log = logging.getLogger('ta.engine')
-
 # %% auto #0
-__all__ = ['log', 'BUCKETS', 'SHORT_NEW_TOKENS', 'CHECK_EVERY', 'GraphMode', 'Tier', 'SlotKey', 'buckets_for', 'bucket_table',
+__all__ = ['BUCKETS', 'SHORT_NEW_TOKENS', 'CHECK_EVERY', 'GraphMode', 'Tier', 'SlotKey', 'buckets_for', 'bucket_table',
            'ban_repeated_ngrams_', 'Slot', 'setup_slot', 'sample', 'decode_step', 'prefill', 'EngineStats',
            'DecodeEngine', 'capture', 'setup', 'generate', 'budget_for', 'transcribe_features', 'transcribe_clips']
 

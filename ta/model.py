@@ -229,11 +229,11 @@ ASRModel.embed_prompts = embed_prompts
 
 # %% ../nbs/04_model.ipynb #c034
 @torch.inference_mode()
-def generate(self, embeds: Tensor, mask: Tensor, max_new_tokens: int | None = None) -> list[list[int]]:
-    "Greedy token ids per row, stop token excluded. `embeds` `[B, L, D]`, `mask` `[B, L]` from `embed_prompts`."
+def generate(self, embeds: Tensor, mask: Tensor, max_new_tokens: int | None = None, cache_implementation: str | None = None) -> list[list[int]]:
+    "Greedy token ids per row, stop token excluded. `embeds` `[B, L, D]`, `mask` `[B, L]` from `embed_prompts`; `cache_implementation='static'` is transformers' static cache (compiled on CUDA)."
     gc = GenerationConfig(do_sample=False, num_beams=1, max_new_tokens=max_new_tokens or self.config.max_new_tokens,
                           no_repeat_ngram_size=self.config.no_repeat_ngram_size, eos_token_id=self.stop_token_ids,
-                          pad_token_id=self.pad_token_id)
+                          pad_token_id=self.pad_token_id, cache_implementation=cache_implementation)
     out = self.decoder.generate(inputs_embeds=embeds, attention_mask=mask, generation_config=gc)
     return [_until_stop(row.tolist(), self.stop_token_ids) for row in out]
 ASRModel.generate = generate
