@@ -94,9 +94,13 @@ def _fix_means(before: dict, after: dict, d: dict, mean_weight: tuple | None = N
             d[k] = (after['chunks'] - per_chunk[0]) / n if n else 0.0
         elif per_chunk: d[k] = _interval_mean(b, v, *per_chunk)
         else: d.pop(k); d[f'{k}_since_start'] = v
-    if _num(after.get('padding_share')) and _num(after.get('padded_rows')) and _num(after.get('real_rows')):
-        pad, real = (after[k] - (before.get(k) or 0) for k in ('padded_rows', 'real_rows'))
-        d['padding_share'] = round(pad / (pad + real), 6) if pad + real else 0.0
+    if _num(after.get('row_steps')):   # the engine's section: its means follow from the interval's counters, as the engine derives them
+        from dataclasses import fields
+        from ta.engine import EngineStats
+        counters = {f.name for f in fields(EngineStats)} - {'steps_by_bucket'}
+        means = EngineStats(**{k: d[k] for k in counters if _num(d.get(k))}).as_dict()
+        for k in [k for k in d if k.endswith('_since_start')]: d.pop(k)
+        d.update({k: v for k, v in means.items() if k.startswith('mean_') or k == 'padding_share'})
 
 def stats_diff(before: dict | None, after: dict) -> dict:
     "A `/stats` (or `Stats.as_dict()`) snapshot minus an earlier one: counters subtracted, means over the interval."
@@ -198,7 +202,7 @@ def offline_level(scheduler, chunks: list[np.ndarray], n: int) -> tuple[list[Out
     from ta.pipeline import join_texts
     done = queue.SimpleQueue()
     t0 = time.perf_counter()
-    futures = scheduler.submit(chunks * n)
+    futures = [f for _ in range(n) for f in scheduler.submit(chunks)]   # n requests
     for i, f in enumerate(futures): f.add_done_callback(lambda f, i=i: done.put((i, time.perf_counter())))
     ends = dict(done.get() for _ in futures)   # every callback has run, not only every future resolved
     k, outs = len(chunks), []
@@ -209,28 +213,27 @@ def offline_level(scheduler, chunks: list[np.ndarray], n: int) -> tuple[list[Out
                     Outcome(lat, status=getattr(errs[0], 'status', None), error=getattr(errs[0], 'message', None) or f'{type(errs[0]).__name__}: {errs[0]}'))
     return outs, max(ends.values()) - t0
 
-def _settled_stats(scheduler, chunks: int, timeout_s: float = 1.0) -> dict:
-    "The scheduler's and the engine's counters (as `/stats` nests them) once the scheduler counts at least `chunks` chunks (the worker updates them just after the results)."
+def _settled_stats(engine, chunks: int, timeout_s: float = 1.0) -> dict:
+    "The engine's counters (as `/stats` nests them) once it counts at least `chunks` chunks (the worker updates them just after the results)."
     deadline = time.monotonic() + timeout_s
-    while scheduler.stats.chunks < chunks and time.monotonic() < deadline: time.sleep(0.001)
-    engine = getattr(scheduler.model, 'stats', None)
-    return {'scheduler': scheduler.stats.as_dict(), **({'engine': engine.as_dict()} if engine is not None else {})}
+    while engine.stats.chunks < chunks and time.monotonic() < deadline: time.sleep(0.001)
+    return {'engine': engine.stats.as_dict()}
 
 def run_offline(audio: str | Path, settings, levels: list[int] = (1, 32, 64, 128), rounds: int = 1) -> dict:
     "The leaderboard method: the model in-process (`settings`: a `ta.server.Settings`), timed from submit to the last result."
-    from ta.pipeline import Scheduler, split_chunks
+    from ta.pipeline import split_chunks
     from ta.server import load_for_serving
     info, x = audio_info(audio)
     chunks = split_chunks(x)
     t = time.perf_counter()
-    scheduler = Scheduler(load_for_serving(settings), settings.max_batch_size)
+    scheduler = load_for_serving(settings)
     load_s, recs = time.perf_counter() - t, []
     try:
         warm = offline_level(scheduler, chunks, 1)[0][0]
         for n in levels:
             before = _settled_stats(scheduler, 0)
             runs = [offline_level(scheduler, chunks, n) for _ in range(rounds)]
-            after = _settled_stats(scheduler, before['scheduler']['chunks'] + n * rounds * len(chunks))
+            after = _settled_stats(scheduler, before['engine']['chunks'] + n * rounds * len(chunks))
             recs.append(level_record(n, runs, info['seconds'], stats_diff(before, after)))
     finally: scheduler.close()
     return dict(mode='offline', model_settings=settings.model_dump(exclude={'api_key', 'host', 'port'}), model_load_s=round(load_s, 3),
@@ -276,7 +279,7 @@ def print_record(rec: dict) -> None:
     flats = {l['level']: _flat(l['stats']) for l in rec['levels'] if l['stats']}
     if flats:
         keys = list(dict.fromkeys(k for f in flats.values() for k in f))
-        src = '/stats' if rec['mode'] == 'http' else 'scheduler'
+        src = '/stats' if rec['mode'] == 'http' else 'engine'
         print_table([{f'{src} difference': k, **{f'level {n}': f'{f[k]:.4g}' if k in f else '' for n, f in flats.items()}} for k in keys])
 
 # %% ../nbs/17_bench.ipynb #c028

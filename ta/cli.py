@@ -37,13 +37,13 @@ def _decode_or_error(path: str):
 def cmd_transcribe(a) -> int:
     "Transcribe local files with the model in-process; a bad file gets its error line and the others still go through."
     import json
-    from ta.pipeline import Scheduler, split_chunks, join_texts
+    from ta.pipeline import split_chunks, join_texts
     from ta.server import load_for_serving, Settings
     audios = [_decode_or_error(f) for f in a.files]                  # bad files are known before the model loads
     good = [x for x in audios if not isinstance(x, TaError)]
     if good:
         given = {k: v for k, v in dict(model=a.model, device=a.device).items() if v is not None}
-        sched = Scheduler(load_for_serving(Settings(**given, allow_slow_kernels=True)))
+        sched = load_for_serving(Settings(**given, allow_slow_kernels=True))
     futures = [x if isinstance(x, TaError) else sched.submit(split_chunks(x)) for x in audios]
     for f, fut in zip(a.files, futures):
         if isinstance(fut, TaError):

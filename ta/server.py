@@ -19,9 +19,9 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import ClientDisconnect
 from .audio import decode_audio, audio_seconds, SAMPLE_RATE
 from .errors import TaError, BadRequest, Unauthorized, TooLarge, NotAudio, ClientGone, NotReady
-from .engine import DecodeEngine
+from .engine import DecodeEngine, fast_decode_kernel
 from .model import ASRModel
-from .pipeline import Scheduler, split_chunks, join_texts
+from .pipeline import split_chunks, join_texts
 from .tiny import TINY_DIR
 
 # %% auto #0
@@ -42,8 +42,8 @@ class Settings(BaseSettings):
     api_key: str | None = Field(None, description='when set, requests need `Authorization: Bearer <key>`')
     max_body_mb: float = Field(512.0, gt=0, description='largest request body in MiB (413 above)')
     max_audio_s: float = Field(6 * 3600.0, gt=0, description='longest audio in seconds (413 above)')
-    max_batch_size: int = Field(128, ge=1, description='most chunks per GPU batch; each batch size bucket up to it gets a static cache and a CUDA graph')
-    graph_mode: str | None = Field(None, pattern='^(graph|eager)$', description="decode steps: 'graph' (one CUDA graph per batch size bucket, the default on CUDA) or 'eager' (the default elsewhere)")
+    max_batch_size: int = Field(128, ge=1, description='rows of the decode pool: most chunks decoded at once; each bucket up to it gets a CUDA graph')
+    graph_mode: str | None = Field(None, pattern='^(compiled|graph|eager)$', description="decode steps: 'compiled' (the inductor-compiled step captured as one CUDA graph per bucket, the default on CUDA), 'graph' (the eager step captured) or 'eager' (the default elsewhere)")
     synthetic_tokens_per_second: float = Field(0.0, ge=0, description='benchmarks with random weights only: decode this many new tokens per second of audio, 0 = off (results are synthetic)')
     device: str = Field('auto', description="'auto' (cuda if available), 'cuda', 'cpu'")
     allow_slow_kernels: bool = Field(False, description='serve on CUDA even when the fast fla/causal-conv1d kernels are missing')
@@ -153,15 +153,13 @@ def pick_device(name: str) -> torch.device:
     return device
 
 def load_for_serving(settings: Settings) -> DecodeEngine:
-    "Load the checkpoint on the chosen device, apply the decode patches that fit it, and set up and warm the decode engine."
-    from ta.patches import apply_decode_patches, fast_kernels_active
+    "Load the checkpoint on the chosen device, then set up (graphs), start and warm the decode engine."
     device = pick_device(settings.device)
-    model = ASRModel.from_pretrained(settings.model, device=device)
-    applied = apply_decode_patches(model.decoder)
-    if device.type == 'cuda' and not fast_kernels_active(model.decoder) and not settings.allow_slow_kernels:
-        raise TaError("the fast Gated DeltaNet / causal-conv1d kernels are not available, so decoding would run the slow "
+    if device.type == 'cuda' and not fast_decode_kernel() and not settings.allow_slow_kernels:
+        raise TaError("the fast Gated DeltaNet kernel (flash-linear-attention) is not available, so decoding would run the slow "
                       "reference code; install ta[cuda] (flash-linear-attention, causal-conv1d) or pass --allow-slow-kernels")
-    log.info('model %s on %s, decode patches: %s', settings.model, device, ', '.join(applied) or 'none')
+    model = ASRModel.from_pretrained(settings.model, device=device)
+    log.info('model %s on %s', settings.model, device)
     engine = DecodeEngine(model, settings.max_batch_size, settings.graph_mode, settings.synthetic_tokens_per_second or None).setup(log.info)
     warm_up(engine, (1.0, 4.0)[:settings.max_batch_size])
     return engine
@@ -188,7 +186,7 @@ class Engine:
     def start(self, on_failure=None):
         "Load the model in a background thread; `on_failure(exc)` is called if that fails."
         def load():
-            try: self.scheduler = Scheduler(load_for_serving(self.settings), self.settings.max_batch_size)
+            try: self.scheduler = load_for_serving(self.settings)
             except Exception as e:
                 self.error = e; log.error('cannot load the model: %s', e)
                 if on_failure: on_failure(e)
@@ -268,7 +266,7 @@ health_router = APIRouter(tags=['health'])
 def get_health(engine: Engine = Depends(get_engine)):
     "200 `{status: ready}` once the model is loaded and its worker runs; 503 with the reason otherwise."
     if engine.ready and engine.scheduler.alive:
-        e = engine.scheduler.model
+        e = engine.scheduler
         return {'status': 'ready', 'model': engine.settings.model, 'device': str(e.device), 'graph_mode': e.graph_mode.value,
                 'max_batch_size': e.max_batch_size, 'synthetic_tokens_per_second': e.tokens_per_second}
     if engine.ready: status, msg = 'failed', 'the transcription worker has stopped; restart the server (its log says why)'
@@ -283,8 +281,7 @@ def get_stats(engine: Engine = Depends(get_engine)) -> dict:
     "Counters since start; times in seconds, `mean_stage_seconds` over successful requests."
     ok = engine.requests - engine.failed
     return {'requests': engine.requests, 'failed_requests': engine.failed, 'audio_seconds': round(engine.audio_seconds, 3),
-            'scheduler': engine.scheduler.stats.as_dict() if engine.ready else None,
-            'engine': engine.scheduler.model.stats.as_dict() if engine.ready else None,
+            'engine': engine.scheduler.stats.as_dict() if engine.ready else None,
             'mean_stage_seconds': {k: (v / ok if ok else 0.0) for k, v in engine.stage_seconds.items()}}
 
 # %% ../nbs/06_server.ipynb #c024
@@ -323,8 +320,8 @@ def serve(settings: Settings) -> int:
     "Run uvicorn until interrupted; exit code 1 when the model cannot be loaded. Raises `TaError` for a device this machine lacks."
     import uvicorn
     device = pick_device(settings.device)  # a bad device is refused before anything listens
-    if settings.graph_mode == 'graph' and device.type != 'cuda':
-        raise TaError(f"--graph-mode graph needs a CUDA device, and this server would run on {device}; use --graph-mode eager")
+    if settings.graph_mode in ('graph', 'compiled') and device.type != 'cuda':
+        raise TaError(f"--graph-mode {settings.graph_mode} needs a CUDA device, and this server would run on {device}; use --graph-mode eager")
     # keep-alive 75 s, past the 5 s of common clients (httpx, aiohttp): a server that closes an idle connection exactly
     # when the client reuses it loses that request (the client sees a dropped connection, not an answer)
     server = uvicorn.Server(uvicorn.Config(None, host=settings.host, port=settings.port, log_level='info', timeout_keep_alive=75))
