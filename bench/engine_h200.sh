@@ -6,6 +6,7 @@
 #   bash bench/engine_h200.sh build baselines               # (a) transformers eager generate, (b) static cache + torch.compile
 #   bash bench/engine_h200.sh build two_gpus                # (nvidia-h200-x2) (c) on GPU 0, (a) and (b) on GPU 1
 #   ROUNDS=2 bash bench/engine_h200.sh build all_four       # (nvidia-h200-x2) (d) on GPU 0, (a) and (b) on GPU 1
+#   bash bench/engine_h200.sh gputest build engine_v2 serve  # engine v2: GPU tests, in-process (both graph modes), ta serve over HTTP
 # All systems: the synthetic full-size checkpoint (random weights, ta.synthetic), fixtures/speech_17s.flac, 3.3 new tokens
 # per second of audio. Each step stops at the shared deadline (DEADLINE seconds after start).
 set -uo pipefail
@@ -19,9 +20,8 @@ CKPT=/tmp/syn2b; AUDIO=fixtures/speech_17s.flac; TPS=3.3; LEVELS=${LEVELS:-1,32,
 left() { echo $((DEADLINE - SECONDS)); }
 quiet() { grep -v -i "warn\|falling back"; }
 
-gputest() {
-  timeout $(left) nbdev_test --flags gpu --n_workers 0 --do_print --timing --path nbs/09_engine.ipynb 2>&1 | quiet | tail -15 \
-    | tee "$OUT/gputest_engine.log"
+gputest() {  # the engine notebook with its #| gpu cells (bench/run_nb.py: the machine has no nbdev; fastcore travels in .gpu)
+  timeout $(left) python bench/run_nb.py nbs/09_engine.ipynb 2>&1 | quiet | tail -15 | tee "$OUT/gputest_engine.log"
 }
 build() {
   timeout $(left) python -c "
@@ -75,6 +75,9 @@ two_gpus() {  # nvidia-h200-x2: (c) on GPU 0, (a) and (b) on GPU 1, in parallel
   (export CUDA_VISIBLE_DEVICES=0; offline) > "$OUT/gpu0.log" 2>&1 &
   (export CUDA_VISIBLE_DEVICES=1; baselines) > "$OUT/gpu1.log" 2>&1 &
   wait; tail -n 40 "$OUT/gpu0.log"; tail -n 30 "$OUT/gpu1.log"
+}
+engine_v2() {  # engine v2 in-process: set-up, step ms per bucket vs floor, RTFx and GPU ms per chunk per stage
+  timeout $(left) python bench/engine_v2_h200.py $CKPT $AUDIO $TPS ${MODES:-compiled,graph} "$OUT/engine_v2.json" 2>&1 | quiet | tail -40
 }
 for step in "$@"; do echo "== $step at ${SECONDS}s"; $step; done
 echo "== done at ${SECONDS}s"

@@ -14,7 +14,7 @@ import torch.nn.functional as F
 from torch import Tensor
 from transformers import StaticCache
 from .audio import SAMPLE_RATE
-from .features import clip_features, HOP_LENGTH, FRAME_STACK
+from .features import clip_features, HOP_LENGTH, FRAME_STACK, SAMPLES_PER_TOKEN
 from .model import ASRModel, _until_stop
 from .synthetic import token_budget
 from .patches.state import gated_delta_step_, _fla_kernel
@@ -183,30 +183,30 @@ def _cache_kw(decoder) -> str:
     return 'cache' if 'cache' in inspect.signature(decoder.forward).parameters else 'past_key_values'
 
 def _move_cache(decoder, cache: StaticCache, pool: RowPool, rows: Tensor, L: int) -> None:
-    "Copy a prefill cache of n prompts (L columns) into pool `rows` [n]; KV columns past L are zeroed, so no earlier row's keys remain."
-    kv, lin = iter(pool.kv), iter(zip(pool.conv, pool.rec))
+    "Copy the first n = len(rows) prompts of a prefill cache (L columns) into pool `rows`; KV columns past L are zeroed, so no earlier row's keys remain."
+    n, kv, lin = len(rows), iter(pool.kv), iter(zip(pool.conv, pool.rec))
     for layer, c in zip(decoder.model.layers, cache.layers):
         if hasattr(layer, 'linear_attn'):
             conv, rec = next(lin)
-            conv.index_copy_(0, rows, c.conv_states[0].to(conv.dtype)); rec.index_copy_(0, rows, c.recurrent_states[0].float())
+            conv.index_copy_(0, rows, c.conv_states[0][:n].to(conv.dtype)); rec.index_copy_(0, rows, c.recurrent_states[0][:n].float())
         else:
             for buf, new in zip(next(kv), (c.keys, c.values)):
-                buf.index_copy_(0, rows, F.pad(new[:, :, :L], (0, 0, 0, pool.cache_len - L)))
+                buf.index_copy_(0, rows, F.pad(new[:n, :, :L], (0, 0, 0, pool.cache_len - L)))
 
 @torch.inference_mode()
 def prefill(decoder, pool: RowPool, rows: Tensor, embeds: Tensor, mask: Tensor, budgets: Tensor, stop_ids: Tensor) -> None:
-    "Run left-padded prompts embeds [n, L, D], mask [n, L] into pool `rows` [n] and sample each row's first token."
-    n, L = mask.shape
-    assert L + pool.new_tokens <= pool.cache_len, (L, pool.new_tokens, pool.cache_len)
-    pad = (mask == 0).sum(1)                                                          # [n]
+    "Run left-padded prompts embeds [B, L, D], mask [B, L] and move the first n = len(rows) into pool `rows`, sampling each one's first token."
+    n, (B, L) = len(rows), mask.shape
+    assert n <= B and L + pool.new_tokens <= pool.cache_len, (n, B, L, pool.new_tokens, pool.cache_len)
+    pad = (mask == 0).sum(1)                                                          # [B]
     cache = StaticCache(config=decoder.config, max_cache_len=L)
     logits = decoder(inputs_embeds=embeds, attention_mask=mask, position_ids=(torch.arange(L, device=mask.device) - pad[:, None]).clamp(min=0),
-                     **{_cache_kw(decoder): cache}, use_cache=True, logits_to_keep=1).logits[:, -1]  # [n, V]
+                     **{_cache_kw(decoder): cache}, use_cache=True, logits_to_keep=1).logits[:n, -1]  # [n, V]
     _move_cache(decoder, cache, pool, rows, L)
     first = logits.float().argmax(-1)                                                 # no n-gram to ban yet
     budgets = budgets.clamp(max=pool.new_tokens)
-    pool.pad[rows] = pad; pool.pos[rows] = L; pool.tok[rows] = first; pool.step[rows] = 1; pool.budget[rows] = budgets
-    pool.out[rows] = torch.nn.functional.pad(first[:, None], (0, pool.new_tokens))
+    pool.pad[rows] = pad[:n]; pool.pos[rows] = L; pool.tok[rows] = first; pool.step[rows] = 1; pool.budget[rows] = budgets
+    pool.out[rows] = F.pad(first[:, None], (0, pool.new_tokens))
     pool.done[rows] = (first[:, None] == stop_ids).any(-1) | (budgets <= 1)
 
 # %% ../nbs/09_engine.ipynb #c023
@@ -237,8 +237,9 @@ class EngineStats:
 
 @dataclass(eq=False)  # jobs compare by identity: two chunks may hold equal audio
 class _Job:
-    feats: Tensor        # [frames, 320] float32 features of one chunk (50 Hz)
-    budget: int          # most new tokens
+    audio: np.ndarray | None  # [samples] 16 kHz mono float32 chunk, its features computed at admission on the engine's device
+    feats: Tensor | None      # or its [frames, 320] float32 features (50 Hz), given
+    budget: int               # most new tokens
     future: Future = field(default_factory=Future)
     queued_at: float = field(default_factory=time.perf_counter)
 
@@ -301,6 +302,14 @@ def capture(self, b: int, mempool) -> None:
     self.graphs[b] = g
 DecodeEngine.capture = capture
 
+@torch.inference_mode()
+def _prefill_warmup(self, b: int) -> None:
+    "A prefill of bucket b's fixed shape into rows 0..b-1 (then freed): fla's kernels tune for it now, not while serving."
+    ids = torch.full((b, self.prompt_room), self.pad_id, device=self.device)
+    prefill(self.decoder, self.pool, torch.arange(b, device=self.device), self.decoder.get_input_embeddings()(ids),
+            torch.ones_like(ids), torch.ones(b, dtype=torch.long, device=self.device), self.stop_ids)
+DecodeEngine._prefill_warmup = _prefill_warmup
+
 def setup(self, progress=print) -> DecodeEngine:
     "Capture a graph per bucket (largest first, one memory pool) unless eager, then start the worker; safe to call twice. Returns self."
     if self._thread is not None: return self
@@ -310,7 +319,8 @@ def setup(self, progress=print) -> DecodeEngine:
         for i, b in enumerate(order, 1):
             self.capture(b, mempool); self.stats.graphs += 1
             progress(f'captured graph {i}/{len(order)} ({self.graph_mode.value}): bucket {b} ({time.perf_counter() - t0:.1f} s)')
-        self.pool.done.fill_(True); self.pool.pos.zero_(); torch.cuda.synchronize()  # warm-up steps ran on free rows
+        for b in order: self._prefill_warmup(b)
+        self.pool.done.fill_(True); self.pool.pos.zero_(); torch.cuda.synchronize()  # warm-up steps and prefills ran on free rows
         progress(f'captured {len(order)} graphs in {time.perf_counter() - t0:.1f} s, '
                  f'{torch.cuda.memory_reserved(self.device) / 2**30:.1f} GiB reserved on {self.device}')
     self.stats.setup_seconds = time.perf_counter() - t0
@@ -324,18 +334,24 @@ def budget_for(self, frames: int) -> int:
     return token_budget(frames * HOP_LENGTH * FRAME_STACK / SAMPLE_RATE, self.tokens_per_second, self.new_tokens)
 DecodeEngine.budget_for = budget_for
 
-def submit_features(self, feats: list[Tensor]) -> list[Future]:
-    "Queue the chunks of one request (each float32 `[frames, 320]`); one `Future[str]` per chunk. Raises RuntimeError once closed."
-    jobs = [_Job(f, self.budget_for(len(f))) for f in feats]
+def _queue(self, jobs: list[_Job]) -> list[Future]:
+    "Queue the jobs of one request; one `Future[str]` per job. Raises RuntimeError once closed."
     with self._cv:
         if self._closed: raise RuntimeError('the engine is closed')
         if jobs: self._queues[self._next_request] = deque(jobs); self._next_request += 1; self._cv.notify()
     return [j.future for j in jobs]
+DecodeEngine._queue = _queue
+
+def submit_features(self, feats: list[Tensor]) -> list[Future]:
+    "Queue the chunks of one request given as features (each float32 `[frames, 320]`); one `Future[str]` per chunk."
+    return self._queue([_Job(None, f, self.budget_for(len(f))) for f in feats])
 DecodeEngine.submit_features = submit_features
 
 def submit(self, clips: list[np.ndarray]) -> list[Future]:
-    "Queue 16 kHz mono float32 clips (each at most one chunk) of one request; features are computed here, in the caller's thread."
-    return self.submit_features([clip_features(np.asarray(c, dtype=np.float32)) for c in clips])
+    "Queue the chunks of one request as 16 kHz mono float32 clips `[samples]` (each at most one chunk); their features are computed at admission, on the engine's device, as a batch."
+    clips = [np.asarray(c, dtype=np.float32) for c in clips]
+    if bad := [c.shape for c in clips if c.ndim != 1]: raise ValueError(f"a clip must be 1-D [samples] mono, got shape {bad[0]}")
+    return self._queue([_Job(c, None, self.budget_for(-(-max(len(c), SAMPLES_PER_TOKEN) // (HOP_LENGTH * FRAME_STACK)))) for c in clips])
 DecodeEngine.submit = submit
 
 def transcribe_features(self, feats: list[Tensor]) -> list[str]:
@@ -355,7 +371,7 @@ def close(self) -> None:
 DecodeEngine.close = close
 
 # %% ../nbs/09_engine.ipynb #c030
-MAX_PREFILL_TOKENS = 16384  # prompt tokens per admission (about 66 chunks of 18 s): bounds how long running rows stall
+MAX_PREFILL_TOKENS = 16384  # prompt tokens per admission (66 rows of 18 s prompts): bounds how long running rows stall
 
 def _take(self) -> list[tuple[int, _Job]] | None:
     "Wait for work; the (row, job) pairs to admit now, [] to only step, None once closed. Requests share free rows round-robin."
@@ -370,7 +386,7 @@ def _take(self) -> list[tuple[int, _Job]] | None:
             if q: self._queues.move_to_end(rid)   # its next chunk waits for every other request's next chunk
             else: del self._queues[rid]
             if job.future.set_running_or_notify_cancel():  # False: its client went away, the chunk is dropped
-                picked.append(job); tokens += len(job.feats) // 4 + 1
+                picked.append(job); tokens += self.prompt_room
         return list(zip(free, picked))
 DecodeEngine._take = _take
 
@@ -378,16 +394,26 @@ def _sync(self) -> None:
     if self.device.type == 'cuda': torch.cuda.synchronize(self.device)
 DecodeEngine._sync = _sync
 
+def _prompts(self, jobs: list[_Job]) -> tuple[Tensor, Tensor]:
+    "Encoder, projector and prompt of each job, padded to fixed prefill shapes: [bucket, prompt_room, D] embeddings and [bucket, prompt_room] mask."
+    feats = [clip_features(torch.from_numpy(j.audio).to(self.device)) if j.feats is None else j.feats.to(self.device) for j in jobs]
+    embeds, mask = self.model.embed_prompts(self.model.encode_features(feats))
+    n, L = mask.shape
+    if L > self.prompt_room:
+        raise ValueError(f'a prompt of {L} tokens exceeds the {self.prompt_room} each row has room for: chunks must be at most {MAX_CHUNK_SECONDS:g} s')
+    B, room = self.table[n], self.prompt_room   # fixed shapes: kernels tuned once per bucket at set-up, never while serving
+    embeds = F.pad(torch.cat([embeds, embeds[:1].expand(B - n, -1, -1)]), (0, 0, room - L, 0))
+    return embeds, F.pad(torch.cat([mask, mask[:1].expand(B - n, -1)]), (room - L, 0))
+DecodeEngine._prompts = _prompts
+
 def _admit(self, pairs: list[tuple[int, _Job]]) -> None:
     "Encode and prefill the jobs into their rows as one batch; if that fails, only these jobs fail."
     rows, jobs = [r for r, _ in pairs], [j for _, j in pairs]
     t0 = time.perf_counter()
     self.stats.queue_wait_seconds += sum(t0 - j.queued_at for j in jobs); self._since_admit = 0
     try:
-        embeds, mask = self.model.embed_prompts(self.model.encode_features([j.feats for j in jobs])); self._sync()
+        embeds, mask = self._prompts(jobs); self._sync()
         t1 = time.perf_counter()
-        if mask.shape[1] > self.prompt_room:
-            raise ValueError(f'a prompt of {mask.shape[1]} tokens exceeds the {self.prompt_room} each row has room for: chunks must be at most {MAX_CHUNK_SECONDS:g} s')
         prefill(self.decoder, self.pool, torch.tensor(rows, device=self.device), embeds, mask,
                 torch.tensor([j.budget for j in jobs], device=self.device), self.stop_ids); self._sync()
     except Exception as e:

@@ -70,11 +70,11 @@ def clip_features(audio: np.ndarray | Tensor) -> Tensor:
 
 # %% ../nbs/02_features.ipynb #c014
 def pad_features(feats: list[Tensor]) -> tuple[Tensor, Tensor]:
-    "Stack per-clip features (each `[T_i, 320]`) into float32 `[B, T, 320]` zero-padded on the right, and a long mask `[B, T]`."
+    "Stack per-clip features (each `[T_i, 320]`) into float32 `[B, T, 320]` zero-padded on the right, and a long mask `[B, T]`, on their device."
     lengths = torch.tensor([f.shape[0] for f in feats])
-    out = torch.zeros(len(feats), int(lengths.max()), FEATURE_DIM)
+    out = torch.zeros(len(feats), int(lengths.max()), FEATURE_DIM, device=feats[0].device)   # on the features' device
     for i, f in enumerate(feats): out[i, :f.shape[0]] = f
-    return out, (torch.arange(out.shape[1])[None] < lengths[:, None]).long()
+    return out, (torch.arange(out.shape[1])[None] < lengths[:, None]).long().to(out.device)
 
 def batch_features(clips: list) -> tuple[Tensor, Tensor]:
     "Features of several clips: float32 `[B, T, 320]` zero-padded on the right, and a long mask `[B, T]`."
