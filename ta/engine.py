@@ -21,15 +21,17 @@ from .patches.state import gated_delta_step_, _fla_kernel
 from .patches.lm_head import contiguous_lm_head_input
 
 # %% auto #0
-__all__ = ['BUCKETS', 'ADMIT_EVERY', 'MAX_CHUNK_SECONDS', 'WARMUP_STEPS', 'MAX_PREFILL_TOKENS', 'GraphMode', 'buckets_for',
-           'bucket_table', 'fast_decode_kernel', 'ban_repeated_ngrams_', 'RowPool', 'new_pool', 'rows_view',
-           'attention_step', 'linear_attention_step', 'sample', 'decode_step', 'prefill', 'EngineStats', 'DecodeEngine',
-           'capture', 'setup', 'budget_for', 'submit_features', 'submit', 'transcribe_features', 'transcribe_clips',
-           'close']
+__all__ = ['BUCKETS', 'PREFILL_BUCKETS', 'ADMIT_MIN_CHUNKS', 'ADMIT_MAX_WAIT', 'MAX_CHUNK_SECONDS', 'WARMUP_STEPS', 'GraphMode',
+           'buckets_for', 'bucket_table', 'fast_decode_kernel', 'ban_repeated_ngrams_', 'RowPool', 'new_pool',
+           'rows_view', 'attention_step', 'linear_attention_step', 'sample', 'decode_step', 'prefill', 'EngineStats',
+           'DecodeEngine', 'capture', 'setup', 'budget_for', 'submit_features', 'submit', 'transcribe_features',
+           'transcribe_clips', 'close']
 
 # %% ../nbs/09_engine.ipynb #c006
 BUCKETS = (1, 2, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128)  # row counts a decode step is captured for
-ADMIT_EVERY = 8           # decode steps between two admissions (encoder + prefill) while rows are running
+PREFILL_BUCKETS = (1, 4, 16, 64)  # rows of a prefill: admissions are padded to one of these (fla tunes its kernels once per size)
+ADMIT_MIN_CHUNKS = 32     # while rows are running, an admission waits until this many chunks wait (or as many as rows are free)...
+ADMIT_MAX_WAIT = 32       # ...or until the oldest waiting chunk has waited this many decode steps
 MAX_CHUNK_SECONDS = 18.0  # longest chunk `ta.audio.chunk_bounds` cuts; sizes each row's KV cache
 WARMUP_STEPS = 3          # eager steps run before a capture (autotuning, allocator growth)
 
@@ -39,14 +41,14 @@ class GraphMode(enum.Enum):
     GRAPH = 'graph'
     COMPILED = 'compiled'
 
-def buckets_for(max_batch_size: int) -> tuple[int, ...]:
-    "The buckets up to `max_batch_size`, which is itself a bucket (added if `BUCKETS` lacks it)."
+def buckets_for(max_batch_size: int, choices: tuple[int, ...] = BUCKETS) -> tuple[int, ...]:
+    "The `choices` up to `max_batch_size`, which is itself a bucket (added if `choices` lacks it)."
     if max_batch_size < 1: raise ValueError(f'max_batch_size must be >= 1, got {max_batch_size}')
-    return tuple(b for b in BUCKETS if b < max_batch_size) + (max_batch_size,)
+    return tuple(b for b in choices if b < max_batch_size) + (max_batch_size,)
 
-def bucket_table(max_batch_size: int) -> dict[int, int]:
+def bucket_table(max_batch_size: int, choices: tuple[int, ...] = BUCKETS) -> dict[int, int]:
     "`{n: bucket}` for every row count 1..max_batch_size: the smallest bucket holding n rows."
-    bs = buckets_for(max_batch_size)
+    bs = buckets_for(max_batch_size, choices)
     return {n: next(b for b in bs if b >= n) for n in range(1, max_batch_size + 1)}
 
 def fast_decode_kernel() -> bool:
@@ -240,6 +242,7 @@ class _Job:
     audio: np.ndarray | None  # [samples] 16 kHz mono float32 chunk, its features computed at admission on the engine's device
     feats: Tensor | None      # or its [frames, 320] float32 features (50 Hz), given
     budget: int               # most new tokens
+    queued_step: int = 0      # the engine's decode step count when queued
     future: Future = field(default_factory=Future)
     queued_at: float = field(default_factory=time.perf_counter)
 
@@ -267,7 +270,8 @@ class DecodeEngine:
         self.pool = new_pool(self.decoder, max_batch_size, self.prompt_room + self.new_tokens, self.new_tokens, model.device)
         self.rows: list[_Job | None] = [None] * max_batch_size   # the job each pool row decodes
         self._queues: OrderedDict[int, deque[_Job]] = OrderedDict()  # request id -> its waiting chunks, served round-robin
-        self._cv, self._closed, self._thread, self._since_admit, self._next_request = threading.Condition(), False, None, 0, 0
+        self.prefill_table = bucket_table(min(max_batch_size, PREFILL_BUCKETS[-1]), PREFILL_BUCKETS)
+        self._cv, self._closed, self._thread, self._next_request = threading.Condition(), False, None, 0
         self.on_step = None  # optional callable(engine), called by the worker after every decode step (tests, tracing)
         self._step = torch.compile(decode_step) if self.graph_mode is GraphMode.COMPILED else decode_step
 
@@ -319,7 +323,7 @@ def setup(self, progress=print) -> DecodeEngine:
         for i, b in enumerate(order, 1):
             self.capture(b, mempool); self.stats.graphs += 1
             progress(f'captured graph {i}/{len(order)} ({self.graph_mode.value}): bucket {b} ({time.perf_counter() - t0:.1f} s)')
-        for b in order: self._prefill_warmup(b)
+        for b in sorted(set(self.prefill_table.values()), reverse=True): self._prefill_warmup(b)
         self.pool.done.fill_(True); self.pool.pos.zero_(); torch.cuda.synchronize()  # warm-up steps and prefills ran on free rows
         progress(f'captured {len(order)} graphs in {time.perf_counter() - t0:.1f} s, '
                  f'{torch.cuda.memory_reserved(self.device) / 2**30:.1f} GiB reserved on {self.device}')
@@ -338,6 +342,7 @@ def _queue(self, jobs: list[_Job]) -> list[Future]:
     "Queue the jobs of one request; one `Future[str]` per job. Raises RuntimeError once closed."
     with self._cv:
         if self._closed: raise RuntimeError('the engine is closed')
+        for j in jobs: j.queued_step = self.stats.decode_steps
         if jobs: self._queues[self._next_request] = deque(jobs); self._next_request += 1; self._cv.notify()
     return [j.future for j in jobs]
 DecodeEngine._queue = _queue
@@ -371,24 +376,30 @@ def close(self) -> None:
 DecodeEngine.close = close
 
 # %% ../nbs/09_engine.ipynb #c030
-MAX_PREFILL_TOKENS = 16384  # prompt tokens per admission (66 rows of 18 s prompts): bounds how long running rows stall
-
 def _take(self) -> list[tuple[int, _Job]] | None:
     "Wait for work; the (row, job) pairs to admit now, [] to only step, None once closed. Requests share free rows round-robin."
     with self._cv:
         while not self._closed and not self._queues and not self.running: self._cv.wait()
         if self._closed: return None
-        if not self._queues or (self.running and self._since_admit < ADMIT_EVERY): return []
-        free, picked, tokens = [i for i, j in enumerate(self.rows) if j is None], [], 0
-        while len(picked) < len(free) and self._queues and tokens < MAX_PREFILL_TOKENS:
+        free = [i for i, j in enumerate(self.rows) if j is None][:len(self.prefill_table)]
+        if not self._queues or not free or (self.running and not self._admit_now(len(free))): return []
+        picked = []
+        while len(picked) < len(free) and self._queues:
             rid, q = next(iter(self._queues.items()))
             job = q.popleft()
             if q: self._queues.move_to_end(rid)   # its next chunk waits for every other request's next chunk
             else: del self._queues[rid]
             if job.future.set_running_or_notify_cancel():  # False: its client went away, the chunk is dropped
-                picked.append(job); tokens += self.prompt_room
+                picked.append(job)
         return list(zip(free, picked))
 DecodeEngine._take = _take
+
+def _admit_now(self, free: int) -> bool:
+    "While rows run: admit once enough chunks wait to fill the free rows (or `ADMIT_MIN_CHUNKS`), or the oldest has waited `ADMIT_MAX_WAIT` steps."
+    waiting = sum(map(len, self._queues.values()))
+    oldest = min(q[0].queued_step for q in self._queues.values())
+    return waiting >= min(free, ADMIT_MIN_CHUNKS) or self.stats.decode_steps - oldest >= ADMIT_MAX_WAIT
+DecodeEngine._admit_now = _admit_now
 
 def _sync(self) -> None:
     if self.device.type == 'cuda': torch.cuda.synchronize(self.device)
@@ -401,7 +412,7 @@ def _prompts(self, jobs: list[_Job]) -> tuple[Tensor, Tensor]:
     n, L = mask.shape
     if L > self.prompt_room:
         raise ValueError(f'a prompt of {L} tokens exceeds the {self.prompt_room} each row has room for: chunks must be at most {MAX_CHUNK_SECONDS:g} s')
-    B, room = self.table[n], self.prompt_room   # fixed shapes: kernels tuned once per bucket at set-up, never while serving
+    B, room = self.prefill_table[n], self.prompt_room   # fixed shapes: kernels tuned once per size at set-up, never while serving
     embeds = F.pad(torch.cat([embeds, embeds[:1].expand(B - n, -1, -1)]), (0, 0, room - L, 0))
     return embeds, F.pad(torch.cat([mask, mask[:1].expand(B - n, -1)]), (room - L, 0))
 DecodeEngine._prompts = _prompts
@@ -410,7 +421,7 @@ def _admit(self, pairs: list[tuple[int, _Job]]) -> None:
     "Encode and prefill the jobs into their rows as one batch; if that fails, only these jobs fail."
     rows, jobs = [r for r, _ in pairs], [j for _, j in pairs]
     t0 = time.perf_counter()
-    self.stats.queue_wait_seconds += sum(t0 - j.queued_at for j in jobs); self._since_admit = 0
+    self.stats.queue_wait_seconds += sum(t0 - j.queued_at for j in jobs)
     try:
         embeds, mask = self._prompts(jobs); self._sync()
         t1 = time.perf_counter()
@@ -435,7 +446,7 @@ def _decode_once(self) -> None:
     done = self.pool.done[:hi].tolist()                                              # waits for the step
     s = self.stats
     s.decode_seconds += time.perf_counter() - t0; s.decode_steps += 1; s.row_steps += b; s.active_row_steps += self.running
-    s.steps_by_bucket[b] = s.steps_by_bucket.get(b, 0) + 1; self._since_admit += 1
+    s.steps_by_bucket[b] = s.steps_by_bucket.get(b, 0) + 1
     if finished := [i for i in range(hi) if self.rows[i] is not None and done[i]]: self._finish(finished)
     if self.on_step is not None: self.on_step(self)
 DecodeEngine._decode_once = _decode_once
