@@ -16,6 +16,7 @@ from transformers import StaticCache
 from .audio import SAMPLE_RATE
 from .features import clip_features, HOP_LENGTH, FRAME_STACK, SAMPLES_PER_TOKEN
 from .model import ASRModel, _until_stop
+from .pipeline import split_chunks, join_texts
 from .synthetic import token_budget
 from .patches.state import gated_delta_step_, _fla_kernel
 from .patches.lm_head import contiguous_lm_head_input
@@ -25,7 +26,7 @@ __all__ = ['BUCKETS', 'PREFILL_BUCKETS', 'ADMIT_MIN_CHUNKS', 'ADMIT_MAX_WAIT', '
            'buckets_for', 'bucket_table', 'fast_decode_kernel', 'ban_repeated_ngrams_', 'RowPool', 'new_pool',
            'rows_view', 'attention_step', 'linear_attention_step', 'sample', 'decode_step', 'prefill', 'EngineStats',
            'DecodeEngine', 'capture', 'setup', 'budget_for', 'submit_features', 'submit', 'transcribe_features',
-           'transcribe_clips', 'close']
+           'transcribe_clips', 'transcribe', 'close']
 
 # %% ../nbs/09_engine.ipynb #c006
 BUCKETS = (1, 2, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128)  # row counts a decode step is captured for
@@ -368,6 +369,11 @@ def transcribe_clips(self, clips: list[np.ndarray]) -> list[str]:
     "Transcripts of 16 kHz mono float32 clips (each at most one chunk), blocking."
     return [f.result() for f in self.submit(clips)]
 DecodeEngine.transcribe_clips = transcribe_clips
+
+def transcribe(self, audio: np.ndarray) -> str:
+    "Transcript of any-length 16 kHz mono float32 audio `[samples]`: its chunks as one request, their texts joined; blocking."
+    return join_texts([f.result() for f in self.submit(split_chunks(audio))])
+DecodeEngine.transcribe = transcribe
 
 def close(self) -> None:
     "Stop the worker after its current step; chunks not yet answered fail with an error."

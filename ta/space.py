@@ -154,15 +154,14 @@ def local_transcriber(model: str | Path | None = None) -> Callable[..., dict]:
     "`(path, **options) -> dict` transcribing in this process the way `ta serve` does, with `model` (`Settings`' default when None)."
     try:
         from ta.audio import decode_audio
-        from ta.pipeline import transcribe as run_pipeline
         from ta.server import Settings, load_for_serving
     except ImportError as e:
-        raise TaError(f'In-process mode needs ta.pipeline and ta.server, which cannot be imported here ({e}). '
+        raise TaError(f'In-process mode needs ta.server, which cannot be imported here ({e}). '
                       'Pass --endpoint-url URL of a running `ta serve` instead.') from None
     settings = Settings(allow_slow_kernels=True, **({'model': str(model)} if model else {}))
     scheduler = load_for_serving(settings)
     def transcribe_local(path, return_timestamps=False, return_speakers=False, **_) -> dict:
-        result = {'text': run_pipeline(scheduler, decode_audio(path, max_seconds=settings.max_audio_s))}
+        result = {'text': scheduler.transcribe(decode_audio(path, max_seconds=settings.max_audio_s))}
         return {**result, 'warnings': _missing(result, return_timestamps, return_speakers)}
     return transcribe_local
 
