@@ -14,7 +14,7 @@ import torch.nn.functional as F
 from torch import Tensor
 from transformers import StaticCache
 from .audio import SAMPLE_RATE
-from .features import clip_features, HOP_LENGTH, FRAME_STACK, SAMPLES_PER_TOKEN
+from .features import clip_features, HOP_LENGTH, FRAME_STACK, SAMPLES_PER_TOKEN, FEATURE_DIM
 from .model import ASRModel, _until_stop
 from .pipeline import split_chunks, join_texts
 from .synthetic import token_budget
@@ -22,11 +22,11 @@ from .patches.state import gated_delta_step_, _fla_kernel
 from .patches.lm_head import contiguous_lm_head_input
 
 # %% auto #0
-__all__ = ['BUCKETS', 'PREFILL_BUCKETS', 'ADMIT_MIN_CHUNKS', 'ADMIT_MAX_WAIT', 'MAX_CHUNK_SECONDS', 'WARMUP_STEPS', 'GraphMode',
-           'buckets_for', 'bucket_table', 'fast_decode_kernel', 'ban_repeated_ngrams_', 'RowPool', 'new_pool',
-           'rows_view', 'attention_step', 'linear_attention_step', 'sample', 'decode_step', 'prefill', 'EngineStats',
-           'DecodeEngine', 'capture', 'setup', 'budget_for', 'submit_features', 'submit', 'transcribe_features',
-           'transcribe_clips', 'transcribe', 'close']
+__all__ = ['BUCKETS', 'PREFILL_BUCKETS', 'ADMIT_MIN_CHUNKS', 'ADMIT_MAX_WAIT', 'MAX_CHUNK_SECONDS', 'WARMUP_STEPS', 'MAX_FRAMES',
+           'GraphMode', 'buckets_for', 'bucket_table', 'fast_decode_kernel', 'ban_repeated_ngrams_', 'RowPool',
+           'new_pool', 'rows_view', 'attention_step', 'linear_attention_step', 'sample', 'decode_step', 'prefill',
+           'EncoderGraph', 'capture_encoder', 'encode_with', 'EngineStats', 'DecodeEngine', 'capture', 'setup',
+           'budget_for', 'submit_features', 'submit', 'transcribe_features', 'transcribe_clips', 'transcribe', 'close']
 
 # %% ../nbs/09_engine.ipynb #c006
 BUCKETS = (1, 2, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128)  # row counts a decode step is captured for
@@ -212,7 +212,44 @@ def prefill(decoder, pool: RowPool, rows: Tensor, embeds: Tensor, mask: Tensor, 
     pool.out[rows] = F.pad(first[:, None], (0, pool.new_tokens))
     pool.done[rows] = (first[:, None] == stop_ids).any(-1) | (budgets <= 1)
 
-# %% ../nbs/09_engine.ipynb #c023
+# %% ../nbs/09_engine.ipynb #c021
+@dataclass(eq=False)
+class EncoderGraph:
+    "The encoder and projector captured for `rows` chunks of up to 18 s: fill `feats` and `mask`, replay, read `frames` and `frame_mask`."
+    feats: Tensor       # [rows, MAX_FRAMES, 320] float32 input features, zero past each chunk's end
+    mask: Tensor        # [rows, MAX_FRAMES] long, 1 on a chunk's frames
+    frames: Tensor      # [rows, MAX_FRAMES / 4, llm_dim] fp32 projected audio tokens (output)
+    frame_mask: Tensor  # [rows, MAX_FRAMES / 4] int, 1 on real audio tokens (output)
+    graph: torch.cuda.CUDAGraph
+
+MAX_FRAMES = int(MAX_CHUNK_SECONDS * SAMPLE_RATE) // (HOP_LENGTH * FRAME_STACK)  # 900 feature frames (50 Hz) in 18 s
+
+def _encode(model: ASRModel, feats: Tensor, mask: Tensor) -> tuple[Tensor, Tensor]:
+    "Projected audio tokens [B, T/4, D] fp32 and their mask [B, T/4] of padded features [B, T, 320]."
+    out = model.encoder(feats.to(model.encoder.dtype), attention_mask=mask)
+    return model.projector(out.last_hidden_state), out.attention_mask
+
+@torch.inference_mode()
+def capture_encoder(model: ASRModel, rows: int, mempool) -> EncoderGraph:
+    "Capture encoder + projector for `rows` chunks at the fixed length of an 18 s chunk (2 warm-up passes on a side stream first)."
+    dev = model.device
+    feats, mask = torch.zeros(rows, MAX_FRAMES, FEATURE_DIM, device=dev), torch.ones(rows, MAX_FRAMES, dtype=torch.long, device=dev)
+    side = torch.cuda.Stream(); side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        for _ in range(2): _encode(model, feats, mask)
+    torch.cuda.current_stream().wait_stream(side)
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g, pool=mempool): frames, frame_mask = _encode(model, feats, mask)
+    return EncoderGraph(feats, mask, frames, frame_mask, g)
+
+def encode_with(eg: EncoderGraph, feats: list[Tensor]) -> list[Tensor]:
+    "Audio tokens per chunk (each fp32 [n_i, D]) of up to `rows` chunks' features (each [T_i <= MAX_FRAMES, 320], on the graph's device)."
+    eg.feats.zero_(); eg.mask.zero_()
+    for i, f in enumerate(feats): eg.feats[i, :len(f)] = f; eg.mask[i, :len(f)] = 1
+    eg.graph.replay()
+    return [eg.frames[i, :n] for i, n in enumerate(eg.frame_mask[:len(feats)].sum(1).tolist())]
+
+# %% ../nbs/09_engine.ipynb #c025
 @dataclass
 class EngineStats:
     "Engine counters for `/stats`; times in seconds."
@@ -252,7 +289,7 @@ def _prompt_room(model: ASRModel, seconds: float) -> int:
     frames = len(model.encode([np.zeros(int(seconds * SAMPLE_RATE), np.float32)])[0])
     return len(model.prompt_ids(frames))
 
-# %% ../nbs/09_engine.ipynb #c024
+# %% ../nbs/09_engine.ipynb #c026
 class DecodeEngine:
     "Continuous batching: a pool of decode rows that chunks join (after encoder and prefill) and leave one by one; one worker thread owns the GPU."
     def __init__(self, model: ASRModel, max_batch_size: int = 128, graph_mode: GraphMode | str | None = None,
@@ -264,7 +301,7 @@ class DecodeEngine:
         if self.graph_mode is not GraphMode.EAGER and not cuda:
             raise ValueError(f'graph mode {self.graph_mode.value!r} needs a CUDA device, the model is on {model.device}')
         self.max_batch_size, self.tokens_per_second = max_batch_size, tokens_per_second
-        self.table, self.stats, self.graphs = bucket_table(max_batch_size), EngineStats(), {}
+        self.table, self.stats, self.graphs, self.encoder_graphs = bucket_table(max_batch_size), EngineStats(), {}, {}
         self.stop_ids = torch.tensor(model.stop_token_ids, device=model.device)
         self.pad_id, self.ngram, self.new_tokens = model.pad_token_id, model.config.no_repeat_ngram_size, model.config.max_new_tokens
         self.prompt_room = _prompt_room(model, max_chunk_seconds)
@@ -285,7 +322,7 @@ class DecodeEngine:
     @property
     def running(self) -> int: return sum(j is not None for j in self.rows)
 
-# %% ../nbs/09_engine.ipynb #c026
+# %% ../nbs/09_engine.ipynb #c028
 def _run_step(self, b: int) -> None:
     "One decode step over the first `b` rows: replay bucket b's graph, or run the step (eager mode only)."
     if (g := self.graphs.get(b)) is not None: g.replay()
@@ -324,7 +361,10 @@ def setup(self, progress=print) -> DecodeEngine:
         for i, b in enumerate(order, 1):
             self.capture(b, mempool); self.stats.graphs += 1
             progress(f'captured graph {i}/{len(order)} ({self.graph_mode.value}): bucket {b} ({time.perf_counter() - t0:.1f} s)')
-        for b in sorted(set(self.prefill_table.values()), reverse=True): self._prefill_warmup(b)
+        enc_pool = torch.cuda.graph_pool_handle()   # apart from the decode graphs': encoder outputs are read after replay
+        for b in sorted(set(self.prefill_table.values()), reverse=True):
+            self.encoder_graphs[b] = capture_encoder(self.model, b, enc_pool); self._prefill_warmup(b)
+            progress(f'captured the encoder for {b} chunks, tuned prefill ({time.perf_counter() - t0:.1f} s)')
         self.pool.done.fill_(True); self.pool.pos.zero_(); torch.cuda.synchronize()  # warm-up steps and prefills ran on free rows
         progress(f'captured {len(order)} graphs in {time.perf_counter() - t0:.1f} s, '
                  f'{torch.cuda.memory_reserved(self.device) / 2**30:.1f} GiB reserved on {self.device}')
@@ -333,7 +373,7 @@ def setup(self, progress=print) -> DecodeEngine:
     return self
 DecodeEngine.setup = setup
 
-# %% ../nbs/09_engine.ipynb #c028
+# %% ../nbs/09_engine.ipynb #c030
 def budget_for(self, frames: int) -> int:
     "New-token budget of a chunk with `frames` feature frames (50 Hz): the checkpoint's cap, or the synthetic budget."
     return token_budget(frames * HOP_LENGTH * FRAME_STACK / SAMPLE_RATE, self.tokens_per_second, self.new_tokens)
@@ -381,7 +421,7 @@ def close(self) -> None:
     if self._thread is not None: self._thread.join()
 DecodeEngine.close = close
 
-# %% ../nbs/09_engine.ipynb #c030
+# %% ../nbs/09_engine.ipynb #c032
 def _take(self) -> list[tuple[int, _Job]] | None:
     "Wait for work; the (row, job) pairs to admit now, [] to only step, None once closed. Requests share free rows round-robin."
     with self._cv:
@@ -414,10 +454,10 @@ DecodeEngine._sync = _sync
 def _prompts(self, jobs: list[_Job]) -> tuple[Tensor, Tensor]:
     "Encoder, projector and prompt of each job, padded to fixed prefill shapes: [bucket, prompt_room, D] embeddings and [bucket, prompt_room] mask."
     feats = [clip_features(torch.from_numpy(j.audio).to(self.device)) if j.feats is None else j.feats.to(self.device) for j in jobs]
-    embeds, mask = self.model.embed_prompts(self.model.encode_features(feats))
-    n, L = mask.shape
-    if L > self.prompt_room:
-        raise ValueError(f'a prompt of {L} tokens exceeds the {self.prompt_room} each row has room for: chunks must be at most {MAX_CHUNK_SECONDS:g} s')
+    if max(map(len, feats)) > MAX_FRAMES: raise ValueError(f'a chunk longer than {MAX_CHUNK_SECONDS:g} s: chunks must be at most {MAX_CHUNK_SECONDS:g} s')
+    eg = self.encoder_graphs.get(self.prefill_table[len(feats)])
+    embeds, mask = self.model.embed_prompts(encode_with(eg, feats) if eg else self.model.encode_features(feats))
+    n, L = mask.shape   # L <= prompt_room: the room is the prompt of a MAX_FRAMES chunk
     B, room = self.prefill_table[n], self.prompt_room   # fixed shapes: kernels tuned once per size at set-up, never while serving
     embeds = F.pad(torch.cat([embeds, embeds[:1].expand(B - n, -1, -1)]), (0, 0, room - L, 0))
     return embeds, F.pad(torch.cat([mask, mask[:1].expand(B - n, -1)]), (room - L, 0))
@@ -443,7 +483,7 @@ def _admit(self, pairs: list[tuple[int, _Job]]) -> None:
     self.stats.encode_seconds += t1 - t0; self.stats.prefill_seconds += time.perf_counter() - t1
 DecodeEngine._admit = _admit
 
-# %% ../nbs/09_engine.ipynb #c031
+# %% ../nbs/09_engine.ipynb #c033
 def _decode_once(self) -> None:
     "One decode step over the smallest bucket holding every running row; answer the rows that finished."
     hi = max(i for i, j in enumerate(self.rows) if j is not None) + 1
