@@ -11,7 +11,7 @@ from torch import Tensor
 from .audio import SAMPLE_RATE
 from .features import clip_features
 from .model import ASRModel
-from .synthetic import token_budget
+from .engine import token_budget
 
 # %% auto #0
 __all__ = ['BASELINES', 'hf_generate', 'hf_transcribe', 'time_level']

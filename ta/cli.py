@@ -63,9 +63,9 @@ def cmd_space(a) -> int:
     return 0
 
 def cmd_bench(a) -> int:
-    "`ta bench decode-step ...` to `ta.patches.main_decode_step`; any other `ta bench ...` to `ta.bench.main_bench`."
+    "`ta bench decode-step ...` to `ta.patches.measure.main_decode_step`; any other `ta bench ...` to `ta.bench.main_bench`."
     if a.rest[:1] == ['decode-step']:
-        from ta.patches import main_decode_step
+        from ta.patches.measure import main_decode_step
         main_decode_step(a.rest[1:])
         return 0
     from ta.bench import main_bench

@@ -4,7 +4,7 @@
 
 # %% ../nbs/09_engine.ipynb #c002
 from __future__ import annotations
-import enum, inspect, threading, time
+import enum, inspect, math, threading, time
 from collections import OrderedDict, deque
 from concurrent.futures import Future
 from dataclasses import dataclass, field
@@ -17,16 +17,16 @@ from .audio import SAMPLE_RATE
 from .features import clip_features, HOP_LENGTH, FRAME_STACK, SAMPLES_PER_TOKEN, FEATURE_DIM
 from .model import ASRModel, _until_stop
 from .pipeline import split_chunks, join_texts
-from .synthetic import token_budget
 from .patches.state import gated_delta_step_, _fla_kernel
 from .patches.lm_head import contiguous_lm_head_input
 
 # %% auto #0
 __all__ = ['BUCKETS', 'PREFILL_BUCKETS', 'ADMIT_MIN_CHUNKS', 'ADMIT_MAX_WAIT', 'MAX_CHUNK_SECONDS', 'WARMUP_STEPS', 'MAX_FRAMES',
-           'GraphMode', 'buckets_for', 'bucket_table', 'fast_decode_kernel', 'ban_repeated_ngrams_', 'RowPool',
-           'new_pool', 'rows_view', 'attention_step', 'linear_attention_step', 'sample', 'decode_step', 'prefill',
-           'EncoderGraph', 'capture_encoder', 'encode_with', 'EngineStats', 'DecodeEngine', 'capture', 'setup',
-           'budget_for', 'submit_features', 'submit', 'transcribe_features', 'transcribe_clips', 'transcribe', 'close']
+           'SYNTHETIC_TOKENS_PER_SECOND', 'GraphMode', 'buckets_for', 'bucket_table', 'fast_decode_kernel',
+           'ban_repeated_ngrams_', 'RowPool', 'new_pool', 'rows_view', 'attention_step', 'linear_attention_step',
+           'sample', 'decode_step', 'prefill', 'EncoderGraph', 'capture_encoder', 'encode_with', 'EngineStats',
+           'DecodeEngine', 'capture', 'setup', 'token_budget', 'budget_for', 'submit_features', 'submit',
+           'transcribe_features', 'transcribe_clips', 'transcribe', 'close']
 
 # %% ../nbs/09_engine.ipynb #c006
 BUCKETS = (1, 2, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128)  # row counts a decode step is captured for
@@ -374,6 +374,14 @@ def setup(self, progress=print) -> DecodeEngine:
 DecodeEngine.setup = setup
 
 # %% ../nbs/09_engine.ipynb #c030
+SYNTHETIC_TOKENS_PER_SECOND = 3.3  # 150 words/min = 2.5 words/s x ~1.3 Qwen tokens per English word (assumed)
+
+def token_budget(seconds: float, tokens_per_second: float | None, cap: int) -> int:
+    "New tokens for `seconds` of audio: ceil(rate x seconds), at least 1, at most `cap`; `cap` when the rate is None."
+    if tokens_per_second is None: return cap
+    return min(cap, max(1, math.ceil(round(tokens_per_second * seconds, 9))))
+
+# %% ../nbs/09_engine.ipynb #c034
 def budget_for(self, frames: int) -> int:
     "New-token budget of a chunk with `frames` feature frames (50 Hz): the checkpoint's cap, or the synthetic budget."
     return token_budget(frames * HOP_LENGTH * FRAME_STACK / SAMPLE_RATE, self.tokens_per_second, self.new_tokens)
@@ -421,7 +429,7 @@ def close(self) -> None:
     if self._thread is not None: self._thread.join()
 DecodeEngine.close = close
 
-# %% ../nbs/09_engine.ipynb #c032
+# %% ../nbs/09_engine.ipynb #c036
 def _take(self) -> list[tuple[int, _Job]] | None:
     "Wait for work; the (row, job) pairs to admit now, [] to only step, None once closed. Requests share free rows round-robin."
     with self._cv:
@@ -483,7 +491,7 @@ def _admit(self, pairs: list[tuple[int, _Job]]) -> None:
     self.stats.encode_seconds += t1 - t0; self.stats.prefill_seconds += time.perf_counter() - t1
 DecodeEngine._admit = _admit
 
-# %% ../nbs/09_engine.ipynb #c033
+# %% ../nbs/09_engine.ipynb #c037
 def _decode_once(self) -> None:
     "One decode step over the smallest bucket holding every running row; answer the rows that finished."
     hi = max(i for i, j in enumerate(self.rows) if j is not None) + 1

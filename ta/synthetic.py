@@ -17,16 +17,8 @@ from .tiny import (SPECIAL_TOKENS, CHAT_TEMPLATE, TRANSCRIBE_PROMPT, TINY_DIR, t
 from .patches.bench import decoder_config
 
 # %% auto #0
-__all__ = ['SYNTHETIC_TOKENS_PER_SECOND', 'UNK_TOKEN', 'VOCAB_2B', 'TINY_VOCAB', 'PROJECTOR_EXPANSION', 'token_budget',
-           'synthetic_tokenizer', 'synthetic_configs', 'make_synthetic_checkpoint']
-
-# %% ../nbs/09a_synthetic.ipynb #c006
-SYNTHETIC_TOKENS_PER_SECOND = 3.3  # 150 words/min = 2.5 words/s x ~1.3 Qwen tokens per English word (assumed)
-
-def token_budget(seconds: float, tokens_per_second: float | None, cap: int) -> int:
-    "New tokens for `seconds` of audio: ceil(rate x seconds), at least 1, at most `cap`; `cap` when the rate is None."
-    if tokens_per_second is None: return cap
-    return min(cap, max(1, math.ceil(round(tokens_per_second * seconds, 9))))
+__all__ = ['UNK_TOKEN', 'VOCAB_2B', 'TINY_VOCAB', 'PROJECTOR_EXPANSION', 'synthetic_tokenizer', 'synthetic_configs',
+           'make_synthetic_checkpoint']
 
 # %% ../nbs/09a_synthetic.ipynb #c010
 UNK_TOKEN = '<unk>'
