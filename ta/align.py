@@ -10,8 +10,9 @@ import numpy as np
 from .audio import SAMPLE_RATE
 
 # %% auto #0
-__all__ = ['PAUSE_S', 'MAX_SEGMENT_S', 'number_words', 'spoken_tokens', 'letter_to_sound', 'Aligner', 'PocketsphinxAligner',
-           'get_aligner', 'set_aligner', 'align_words', 'segments_from_words']
+__all__ = ['MAX_LTS_LETTERS', 'LTS_PIECE', 'WIDE_BEAMS', 'PAUSE_S', 'MAX_SEGMENT_S', 'number_words', 'spoken_tokens',
+           'letter_to_sound', 'Aligner', 'PocketsphinxAligner', 'get_aligner', 'set_aligner', 'align_words',
+           'segments_from_words']
 
 # %% ../nbs/06b_align.ipynb #b005
 _ONES = 'zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen'.split()
@@ -50,7 +51,7 @@ def spoken_tokens(word: str) -> list[str]:
         part = part.strip(".,;:!?\"“”()[]{}<>«»…*'_")
         if re.search(r'\d', part): out += [t for p in re.findall(r"[$\d][\d,.]*(?:st|nd|rd|th|s)?%?|[a-z']+", part)
                                             for t in (_numeral(p.rstrip('.,')) if p[0] in '$0123456789' else [p.strip("'")]) if t]
-        elif (t := re.sub(r"[^a-z']", '', part).strip("'")): out.append(t)
+        else: out += [t for t in (p.strip("'") for p in re.split(r"[^a-z']+", part)) if t]
     return out
 
 # %% ../nbs/06b_align.ipynb #b010
@@ -87,55 +88,58 @@ class Aligner(Protocol):
 # %% ../nbs/06b_align.ipynb #b015
 _FILLERS = {'<s>', '</s>', '<sil>', '[NOISE]', '[BREATH]', '[COUGH]', '[LAUGH]', '[SMACK]', '[UH]', '[UM]'}
 
+MAX_LTS_LETTERS, LTS_PIECE = 10, 6  # unknown tokens longer than this are aligned as pieces (see below)
+WIDE_BEAMS = dict(beam=1e-300, pbeam=1e-300, wbeam=1e-300, maxhmmpf=-1)  # second pass: prune (almost) nothing
+
 class PocketsphinxAligner:
-    "Forced alignment with pocketsphinx's US English model; one decoder per thread."
+    "Forced alignment with pocketsphinx's US English model; a fresh decoder for every chunk."
     name = 'pocketsphinx'
     frame_s = 0.01  # the decoder's frame step: 100 frames per second
 
-    def __init__(self): self._local = threading.local()
+    def decoder(self, wide: bool = False):
+        "A new pocketsphinx `Decoder` (about 0.15 s: it loads the model and the 134k-word dictionary); `wide`: very wide beams."
+        try: from pocketsphinx import Decoder
+        except ImportError: raise RuntimeError("word timestamps need the pocketsphinx package: pip install 'ta[words]'") from None
+        return Decoder(samprate=SAMPLE_RATE, lm=None, loglevel='FATAL', bestpath=False, cmn='batch', **(WIDE_BEAMS if wide else {}))
 
-    def decoder(self):
-        "This thread's pocketsphinx `Decoder` (created on first use, about 0.2 s)."
-        if (d := getattr(self._local, 'decoder', None)) is None:
-            try: from pocketsphinx import Decoder
-            except ImportError: raise RuntimeError("word timestamps need the pocketsphinx package: pip install 'ta[words]'") from None
-            d = self._local.decoder = Decoder(samprate=SAMPLE_RATE, lm=None, loglevel='FATAL', bestpath=False)
-        return d
+    def pieces(self, token: str, d) -> list[str]:
+        "`token`, or an unknown token of more than `MAX_LTS_LETTERS` letters cut into pieces of `LTS_PIECE` letters."
+        if len(token) <= MAX_LTS_LETTERS or d.lookup_word(token) is not None: return [token]
+        return [token[i:i + LTS_PIECE] for i in range(0, len(token), LTS_PIECE)]
 
-    def known(self, token: str) -> bool:
-        "Is `token` pronounceable: in the dictionary, or added with letter-to-sound phones?"
-        d = self.decoder()
+    def known(self, token: str, d) -> bool:
+        "Is `token` pronounceable by decoder `d`: in its dictionary, or added now with letter-to-sound phones?"
         if d.lookup_word(token) is not None: return True
         if not (phones := letter_to_sound(token)): return False
         d.add_word(token, phones, True)
         return True
 
+    def tokens(self, words: list[str], d) -> list[list[str]]:
+        "Per transcript word, the tokens `d` will align (unknown ones added to its dictionary)."
+        return [[p for t in spoken_tokens(w) for p in self.pieces(t, d) if self.known(p, d)] for w in words]
+
 # %% ../nbs/06b_align.ipynb #b016
-def _run(self, audio: np.ndarray, tokens: list[str]):
-    "Align `tokens` to `audio` [T] float32; the decoder's segments without fillers, as (token, start frame, end frame)."
-    d = self.decoder()
-    d.set_align_text(' '.join(tokens))
-    pcm = (np.clip(audio, -1, 1) * 32767).astype(np.int16).tobytes()
-    d.start_utt(); d.process_raw(pcm, full_utt=True); d.end_utt()
+def _run(self, audio: np.ndarray, words: list[str], wide: bool = False):
+    "Align `words` to `audio` [T] float32: per word its tokens' (start frame, end frame), fillers dropped."
+    d = self.decoder(wide)
+    toks = self.tokens(words, d)
+    flat = [t for ts in toks for t in ts]
+    if not flat: return [[] for _ in words]
+    d.set_align_text(' '.join(flat))
+    d.start_utt(); d.process_raw((np.clip(audio, -1, 1) * 32767).astype(np.int16).tobytes(), full_utt=True); d.end_utt()
     segs = [(s.word.split('(')[0], s.start_frame, s.end_frame) for s in (d.seg() or ()) if s.word not in _FILLERS]
-    if [w for w, _, _ in segs] != tokens:
-        raise RuntimeError(f'pocketsphinx found no alignment of {len(tokens)} words in {len(audio) / SAMPLE_RATE:.1f} s of audio')
-    return segs
+    if [w for w, _, _ in segs] == flat:
+        it = iter(segs); return [[next(it)[1:] for _ in ts] for ts in toks]
+    if not wide: return self._run(audio, words, wide=True)
+    raise RuntimeError(f'pocketsphinx found no alignment of {len(flat)} words in {len(audio) / SAMPLE_RATE:.1f} s of audio')
 PocketsphinxAligner._run = _run
 
 def _align(self, audio: np.ndarray, words: list[str]) -> list[tuple[float, float] | None]:
     "Per transcript word (start, end) in seconds from the audio start; `None` for a word with no spoken token."
-    toks = [[t for t in spoken_tokens(w) if self.known(t)] for w in words]
-    flat = [t for ts in toks for t in ts]
-    if not flat: return [None] * len(words)
-    segs, out, i = iter(self._run(audio, flat)), [], 0
-    for ts in toks:
-        spans = [next(segs) for _ in ts]
-        out.append((spans[0][1] * self.frame_s, (spans[-1][2] + 1) * self.frame_s) if spans else None)
-    return out
+    return [(spans[0][0] * self.frame_s, (spans[-1][1] + 1) * self.frame_s) if spans else None for spans in self._run(audio, words)]
 PocketsphinxAligner.align = _align
 
-# %% ../nbs/06b_align.ipynb #b027
+# %% ../nbs/06b_align.ipynb #b029
 _default: Aligner | None = None
 
 def get_aligner() -> Aligner:
@@ -170,7 +174,7 @@ def align_words(audio: np.ndarray,  # [T] float32 16 kHz, one chunk
         out.append({'word': w, 'start': round(offset + s, 3), 'end': round(offset + e, 3)})
     return out
 
-# %% ../nbs/06b_align.ipynb #b034
+# %% ../nbs/06b_align.ipynb #b036
 PAUSE_S = 0.5    # a silence this long between two words starts a new segment
 MAX_SEGMENT_S = 10.0  # no segment longer than this (subtitle lines stay readable)
 
