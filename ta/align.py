@@ -4,7 +4,7 @@
 
 # %% ../nbs/06b_align.ipynb #b002
 from __future__ import annotations
-import os, re, threading
+import os, re
 from typing import Protocol
 import numpy as np
 from .audio import SAMPLE_RATE
