@@ -21,14 +21,14 @@ from .audio import decode_audio, audio_seconds, SAMPLE_RATE
 from .errors import TaError, BadRequest, Unauthorized, TooLarge, NotAudio, ClientGone, NotReady
 from .engine import DecodeEngine, fast_decode_kernel
 from .model import ASRModel
-from .pipeline import split_chunks, join_texts
 from .tiny import TINY_DIR
 
 # %% auto #0
 __all__ = ['log', 'STAGES', 'transcribe_router', 'health_router', 'stats_router', 'Settings', 'Options', 'parse_options',
-           'require_available', 'read_body', 'single_valued', 'parse_request', 'pick_device', 'load_for_serving',
-           'warm_up', 'Engine', 'get_engine', 'check_api_key', 'Transcription', 'ErrorBody', 'post_transcribe',
-           'get_health', 'get_stats', 'add_error_handlers', 'build_app', 'serve']
+           'require_ready', 'read_body', 'single_valued', 'parse_request', 'parse_form', 'pick_device',
+           'load_for_serving', 'warm_up', 'Engine', 'get_engine', 'check_api_key', 'Word', 'SpeakerTurn',
+           'Transcription', 'ErrorBody', 'post_transcribe', 'get_health', 'get_stats', 'add_error_handlers',
+           'build_app', 'serve']
 
 # %% ../nbs/06_server.ipynb #c005
 log = logging.getLogger('ta.server')
@@ -82,11 +82,10 @@ def parse_options(raw: Mapping[str, Any]) -> Options:
     return Options(**{k: conv[k](k, v) for k, v in raw.items()})
 
 # %% ../nbs/06_server.ipynb #c011
-def require_available(o: Options):
-    "Refuse options this version cannot honour yet."
-    if o.return_timestamps: raise BadRequest("word timestamps are not available yet in this version of ta; send the request without return_timestamps")
-    if o.return_speakers or o.num_speakers or o.max_speakers:
-        raise BadRequest("speaker labels are not available yet in this version of ta; send the request without the speaker options")
+def require_ready(engine: 'Engine'):
+    "`NotReady` (503) while the model loads or when its worker has stopped."
+    if not engine.ready: raise NotReady('the model is still loading; try again in a few seconds (GET /health says when it is ready)')
+    if not engine.scheduler.alive: raise NotReady('the transcription worker has stopped; the server must be restarted')
 
 # %% ../nbs/06_server.ipynb #c013
 async def read_body(request: Request, limit: int) -> bytes:
@@ -111,9 +110,11 @@ def single_valued(params) -> dict[str, str]:
 def parse_request(content_type: str, body: bytes, query: Mapping[str, str]) -> tuple[bytes, Options]:
     "Audio bytes and options from a raw-audio or JSON request."
     ctype = content_type.split(';')[0].strip().lower()
-    if ctype.startswith('multipart/'):
-        raise NotAudio("multipart form uploads are not accepted; send the file itself as the body "
-                       "(curl --data-binary @file.mp3) or JSON {\"inputs\": \"<base64>\"}")
+    if ctype == 'multipart/form-data':
+        audio, fields = parse_form(content_type, body)
+        form = single_valued(_Pairs(fields))
+        if both := sorted(set(form) & set(query)): raise BadRequest(f"option(s) {', '.join(both)} given both in the query and in the form")
+        return audio, parse_options({**query, **form})
     if ctype != 'application/json':
         if body[:1] == b'{' and b'"inputs"' in body[:200]:
             raise BadRequest('the body looks like JSON; send it with the header Content-Type: application/json')
@@ -124,6 +125,37 @@ def parse_request(content_type: str, body: bytes, query: Mapping[str, str]) -> t
     if not isinstance(params, dict): raise BadRequest('"parameters" must be a JSON object of options, e.g. {"return_timestamps": false}')
     if both := sorted(set(params) & set(query)): raise BadRequest(f"option(s) {', '.join(both)} given both in the query and in parameters")
     return _b64_audio(doc['inputs']), parse_options({**query, **params})
+
+def parse_form(content_type: str, body: bytes) -> tuple[bytes, list[tuple[str, str]]]:
+    "The file and the text fields `[(name, value)]` of a multipart/form-data `body`; `BadRequest` unless it holds exactly one file, named `file`."
+    from python_multipart.multipart import MultipartParser, parse_options_header
+    boundary = parse_options_header(content_type)[1].get(b'boundary')
+    if not boundary: raise BadRequest('the multipart Content-Type has no boundary; let the client library build the form (curl -F file=@audio.wav)')
+    parts, head = [], {}
+    def begin(): parts.append({'headers': {}, 'data': bytearray()}); head.clear()
+    def field(d, s, e): head['name'] = head.get('name', b'') + d[s:e]
+    def value(d, s, e): head['value'] = head.get('value', b'') + d[s:e]
+    def header_end(): parts[-1]['headers'][head.pop('name', b'').lower()] = head.pop('value', b'')
+    def data(d, s, e): parts[-1]['data'] += d[s:e]
+    try:
+        p = MultipartParser(boundary, {'on_part_begin': begin, 'on_header_field': field, 'on_header_value': value,
+                                       'on_header_end': header_end, 'on_part_data': data})
+        p.write(body); p.finalize()
+    except Exception as e: raise BadRequest(f'the multipart form does not parse: {e}') from None
+    files, fields = [], []
+    for part in parts:
+        disp = parse_options_header(part['headers'].get(b'content-disposition', b''))[1]
+        name = disp.get(b'name', b'').decode('utf-8', 'replace')
+        if b'filename' in disp: files.append((name, bytes(part['data'])))
+        else: fields.append((name, part['data'].decode('utf-8', 'replace')))
+    if [n for n, _ in files] != ['file']:
+        raise BadRequest('the form must carry exactly one file, in the field "file" (curl -F file=@audio.wav)'
+                         + (f"; it has {', '.join(repr(n) for n, _ in files)}" if files else ''))
+    return files[0][1], fields
+
+class _Pairs(list):
+    "Form fields `[(name, value)]` with the `multi_items` that `single_valued` reads."
+    def multi_items(self): return list(self)
 
 def _json_object(body: bytes) -> dict:
     "The JSON request object, which must carry a string `inputs`."
@@ -209,8 +241,23 @@ def check_api_key(request: Request, engine: Engine = Depends(get_engine)):
     if scheme.lower() != 'bearer' or not hmac.compare_digest(token.strip().encode(), key.encode()):
         raise Unauthorized("missing or wrong API key; send the header 'Authorization: Bearer <key>'")
 
+class Word(BaseModel):
+    word: str
+    start: float = Field(description='seconds from the start of the audio')
+    end: float = Field(description='seconds from the start of the audio')
+    speaker: str | None = Field(None, description='SPEAKER_0, SPEAKER_1, ... (with return_speakers)')
+
+class SpeakerTurn(BaseModel):
+    speaker: str
+    start: float
+    end: float
+
 class Transcription(BaseModel):
     text: str = Field(description='the transcript, chunk texts joined with spaces')
+    words: list[Word] | None = Field(None, description='with return_timestamps: every word with its time')
+    speaker_segments: list[SpeakerTurn] | None = Field(None, description='with return_speakers: who speaks when')
+    timestamp_error: str | None = Field(None, description='why words are missing, when alignment failed')
+    diarization_error: str | None = Field(None, description='why speakers are missing, when diarization failed')
 
 class ErrorBody(BaseModel):
     error: str = Field(description='what went wrong and what to do')
@@ -223,41 +270,27 @@ _AUDIO_BODY = {'requestBody': {'required': True, 'content': {
 _ERRORS = {s: {'model': ErrorBody} for s in (400, 401, 413, 415, 499, 500, 503)}
 
 # %% ../nbs/06_server.ipynb #c021
-async def _await_texts(request: Request, futures: list) -> list[str]:
-    "Chunk texts in order; cancels the chunks and raises `ClientGone` if the client disconnects first."
-    waiting = asyncio.gather(*(asyncio.wrap_future(f) for f in futures))
-    while True:
-        done, _ = await asyncio.wait({waiting}, timeout=0.5)
-        if done: return waiting.result()
-        if await request.is_disconnected():
-            for f in futures: f.cancel()
-            waiting.add_done_callback(lambda w: w.cancelled() or w.exception())  # retrieved: no 'never retrieved' log
-            raise ClientGone('the client closed the connection before the transcript was ready')
-
 transcribe_router = APIRouter(tags=['transcribe'])
 
-@transcribe_router.post('/transcribe', response_model=Transcription, responses=_ERRORS, openapi_extra=_AUDIO_BODY,
-                        summary='Transcribe an audio file', dependencies=[Depends(check_api_key)])
-@transcribe_router.post('/', response_model=Transcription, responses=_ERRORS, openapi_extra=_AUDIO_BODY,
-                        summary='Transcribe an audio file (same as /transcribe)', dependencies=[Depends(check_api_key)])
+@transcribe_router.post('/transcribe', response_model=Transcription, response_model_exclude_none=True, responses=_ERRORS,
+                        openapi_extra=_AUDIO_BODY, summary='Transcribe an audio file', dependencies=[Depends(check_api_key)])
+@transcribe_router.post('/', response_model=Transcription, response_model_exclude_none=True, responses=_ERRORS,
+                        openapi_extra=_AUDIO_BODY, summary='Transcribe an audio file (same as /transcribe)', dependencies=[Depends(check_api_key)])
 async def post_transcribe(request: Request, engine: Engine = Depends(get_engine)) -> dict:
-    "The body is the audio file (options in the query string) or JSON {inputs: base64, parameters: {...}}."
-    if not engine.ready: raise NotReady('the model is still loading; try again in a few seconds (GET /health says when it is ready)')
-    if not engine.scheduler.alive: raise NotReady('the transcription worker has stopped; the server must be restarted')
+    "The body is the audio file (options in the query string), a multipart form with `file`, or JSON {inputs: base64, parameters: {...}}."
+    from ta.openai_api import transcribe_audio, transcript_json
+    require_ready(engine)
     t0 = time.perf_counter(); engine.requests += 1
     try:
         body = await read_body(request, engine.settings.max_body_bytes); t1 = time.perf_counter()
         audio_bytes, options = parse_request(request.headers.get('content-type', ''), body, single_valued(request.query_params))
-        require_available(options)
-        audio = await run_in_threadpool(decode_audio, audio_bytes, engine.settings.max_audio_s)
-        chunks = await run_in_threadpool(split_chunks, audio); t2 = time.perf_counter()
-        futures = await run_in_threadpool(engine.scheduler.submit, chunks)   # features: CPU work, off the event loop
-        text = join_texts(await _await_texts(request, futures)); t3 = time.perf_counter()
+        audio = await run_in_threadpool(decode_audio, audio_bytes, engine.settings.max_audio_s); t2 = time.perf_counter()
+        result = transcript_json(await transcribe_audio(request, engine, audio, options)); t3 = time.perf_counter()
     except BaseException:
         engine.failed += 1; raise
     for k, v in zip(STAGES, (t1 - t0, t2 - t1, t3 - t2, t3 - t0)): engine.stage_seconds[k] += v
     engine.audio_seconds += audio_seconds(audio)
-    return {'text': text}
+    return result
 
 # %% ../nbs/06_server.ipynb #c022
 health_router = APIRouter(tags=['health'])
@@ -312,8 +345,9 @@ def build_app(settings: Settings | None = None, on_failure=None) -> FastAPI:
         app.state.engine.start(on_failure); yield; app.state.engine.stop()
     app = FastAPI(title='ta', summary='Speech-to-text server: audio file in, transcript out', lifespan=lifespan)
     app.state.engine = Engine(settings)
-    for r in (transcribe_router, health_router, stats_router): app.include_router(r)
-    add_error_handlers(app)
+    from ta.openai_api import openai_router, add_openai_errors
+    for r in (transcribe_router, health_router, stats_router, openai_router): app.include_router(r)
+    add_error_handlers(app); add_openai_errors(app)
     return app
 
 def serve(settings: Settings) -> int:

@@ -133,8 +133,8 @@ def transcribe(path: str | Path, endpoint_url: str, *, return_timestamps: bool =
 def _missing(result: dict, timestamps: bool, speakers: bool) -> list[str]:
     "The server's own warnings, and a warning for each requested view it did not return."
     w = result.get('warnings') or ([result['warning']] if result.get('warning') else [])
-    if timestamps and 'words' not in result: w = [*w, 'No word timestamps came back.']
-    if speakers and 'speaker_segments' not in result: w = [*w, 'No speaker labels came back.']
+    if timestamps and 'words' not in result: w = [*w, result.get('timestamp_error') or 'No word timestamps came back.']
+    if speakers and 'speaker_segments' not in result: w = [*w, result.get('diarization_error') or 'No speaker labels came back.']
     return list(w)
 
 # %% ../nbs/07_space.ipynb #c046
