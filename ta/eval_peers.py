@@ -4,7 +4,7 @@
 
 # %% ../nbs/19b_eval_side_by_side.ipynb #e45be1e4
 from __future__ import annotations
-import shutil, time, zipfile
+import shutil, zipfile
 from pathlib import Path
 import numpy as np
 from .errors import TaError
@@ -80,7 +80,7 @@ def peer_transcriber(name: str):
     "The transcriber for `whisper-tiny.en`, `whisper-base` or `pocketsphinx`, and what to record about it."
     try:
         if name == 'pocketsphinx':
-            import pocketsphinx
+            import pocketsphinx  # noqa: F401 (the dev extra is installed)
             return pocketsphinx_transcriber(), dict(package='pocketsphinx 5.1.1', model='en-us (packaged)')
         if name in WHISPER_WHEELS:
             import faster_whisper
