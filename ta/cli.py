@@ -9,8 +9,9 @@ from pathlib import Path
 from .errors import TaError
 
 # %% auto #0
-__all__ = ['cmd_serve', 'cmd_transcribe', 'cmd_space', 'cmd_bench', 'notebooks', 'run_tests', 'cmd_test', 'precommit_checks',
-           'run_checks', 'cmd_precommit', 'render_readme', 'cmd_readme', 'build_parser', 'parse_args', 'main']
+__all__ = ['cmd_serve', 'cmd_transcribe', 'cmd_space', 'cmd_bench', 'cmd_eval', 'notebooks', 'run_tests', 'cmd_test',
+           'precommit_checks', 'run_checks', 'cmd_precommit', 'render_readme', 'cmd_readme', 'build_parser',
+           'parse_args', 'main']
 
 # %% ../nbs/08_cli.ipynb #c006
 def _add_settings_flags(p: argparse.ArgumentParser):
@@ -70,6 +71,12 @@ def cmd_bench(a) -> int:
         return 0
     from ta.bench import main_bench
     return main_bench(a.rest)
+
+def cmd_eval(a) -> int:
+    "`ta eval ...` to `ta.eval.main_eval` (word error rate; see nbs/19_eval)."
+    from ta.eval import main_eval
+    return main_eval(a.rest)
+
 
 # %% ../nbs/08_cli.ipynb #c012
 def notebooks(path: str | Path = 'nbs') -> list[Path]:
@@ -149,6 +156,8 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument('--model', default=None, help='checkpoint for in-process mode'); g.set_defaults(func=cmd_space)
     sub.add_parser('bench', help='serving benchmark against ta serve (see ta bench --help); ta bench decode-step times '
                    'the decode step (see ta bench decode-step --help)', add_help=False).set_defaults(func=cmd_bench)
+    sub.add_parser('eval', help='word error rate of ta serve (and peers) on a set (see ta eval --help)',
+                   add_help=False).set_defaults(func=cmd_eval)
     dev = sub.add_parser('dev', help='developer checks').add_subparsers(dest='dev', required=True)
     dev.add_parser('readme', help='write README.md from nbs/index.ipynb').set_defaults(func=cmd_readme)
     for name, func, hlp in (('test', cmd_test, 'run the notebook tests, ending with "N passed, M failed"'),
@@ -160,10 +169,10 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    "Parse `ta` arguments; `ta bench ...` keeps the arguments it does not know for the benchmark's own parser."
+    "Parse `ta` arguments; `ta bench ...` and `ta eval ...` keep the arguments it does not know for the benchmark's own parser."
     p = build_parser()
     a, rest = p.parse_known_args(argv)
-    if rest and a.func is not cmd_bench: p.error(f"unrecognized arguments: {' '.join(rest)}")
+    if rest and a.func not in (cmd_bench, cmd_eval): p.error(f"unrecognized arguments: {' '.join(rest)}")
     a.rest = rest
     return a
 
