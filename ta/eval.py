@@ -124,9 +124,9 @@ def inprocess_transcriber(model: str | None = None, device: str = 'auto') -> Tra
     "Rows -> transcripts with the model loaded in this process (`model`: checkpoint, default the embedded one)."
     def run(rows: list[Row]):
         from ta.audio import decode_audio
-        from ta.pipeline import Scheduler, split_chunks, join_texts
+        from ta.pipeline import split_chunks, join_texts
         from ta.server import load_for_serving, Settings
-        sched = Scheduler(load_for_serving(Settings(**({'model': model} if model else {}), device=device, allow_slow_kernels=True)))
+        sched = load_for_serving(Settings(**({'model': model} if model else {}), device=device, allow_slow_kernels=True))
         try:
             futs, bar = [sched.submit(split_chunks(decode_audio(r.audio))) for r in rows], _progress(len(rows), 'ta in-process')
             outs = []
