@@ -305,7 +305,7 @@ def plot_runs(records: list[dict], path: str | Path) -> Path:
     return Path(path)
 
 # %% ../nbs/17_bench.ipynb #c030
-_HTTP_ONLY = ('host', 'port', 'api_key', 'max_body_mb')   # Settings fields with no meaning for an in-process model
+_HTTP_ONLY = ('host', 'port', 'api_key', 'max_body_mb', 'cors_origins', 'drain_s')   # Settings fields with no meaning for an in-process model
 
 def _levels(s: str) -> list[int]:
     try: levels = [int(x) for x in s.split(',') if x.strip()]
