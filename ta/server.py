@@ -236,7 +236,6 @@ class Engine:
         self.stage_seconds = dict.fromkeys(STAGES, 0.0)
         self.audio_seconds = 0.0
         self.draining = self.cut = False  # a shutdown signal came / the drain time is up
-        self.in_flight: set = set()       # chunk futures of the requests being answered
 
     def start(self, on_failure=None):
         "Load the model in a background thread; `on_failure(exc)` is called if that fails."
@@ -266,11 +265,10 @@ class Engine:
         timer = threading.Timer(self.settings.drain_s, self.cut_short); timer.daemon = True; timer.start()
 
     def cut_short(self):
-        "End the work still in flight: queued chunks are cancelled and running decoders killed; their requests answer 503."
+        "End the work still in flight: running decoders are killed, and requests waiting for chunks answer 503 (the queue closes at shutdown)."
         if self.cut: return
         self.cut = True
-        for f in list(self.in_flight): f.cancel()
-        log.warning('drain time is up: %d decoder(s) stopped, queued chunks cancelled', stop_decoders())
+        log.warning('drain time is up: %d decoder(s) stopped, requests still waiting answered 503', stop_decoders())
 
     def stop(self):
         if self.scheduler: self.scheduler.close()
@@ -307,6 +305,8 @@ _AUDIO_BODY = {'parameters': [*_QUERY, _ENCODING], 'requestBody': {'required': T
 _ERRORS = {s: {'model': ErrorBody} for s in (400, 401, 413, 415, 499, 500, 503)}
 
 # %% ../nbs/06_server.ipynb #c021
+def _retrieved(w): return w.cancelled() or w.exception()  # an abandoned gather's outcome, read: no 'never retrieved' log
+
 async def _await_texts(request: Request, futures: list, engine: Engine | None = None) -> list[str]:
     "Chunk texts in order; `ClientGone` if the client disconnects first, `NotReady` if the server's drain cuts them short."
     waiting = asyncio.gather(*(asyncio.wrap_future(f) for f in futures))
@@ -316,10 +316,13 @@ async def _await_texts(request: Request, futures: list, engine: Engine | None = 
             if done: return waiting.result()
             if await request.is_disconnected():
                 for f in futures: f.cancel()
-                waiting.add_done_callback(lambda w: w.cancelled() or w.exception())  # retrieved: no 'never retrieved' log
+                waiting.add_done_callback(_retrieved)
                 raise ClientGone('the client closed the connection before the transcript was ready')
+            if engine is not None and engine.cut:   # the drain time is up: its queued chunks fail when the queue closes
+                waiting.add_done_callback(_retrieved)
+                raise NotReady(_CUT_SHORT)
     except (asyncio.CancelledError, RuntimeError):
-        if engine is not None and engine.draining: raise NotReady(_CUT_SHORT) from None  # cancelled by the drain, or the queue closed
+        if engine is not None and engine.draining: raise NotReady(_CUT_SHORT) from None  # the queue closed, or uvicorn gave up waiting
         raise
 
 transcribe_router = APIRouter(tags=['transcribe'])
@@ -333,7 +336,7 @@ async def post_transcribe(request: Request, engine: Engine = Depends(get_engine)
     if not engine.ready: raise NotReady('the model is still loading; try again in a few seconds (GET /health says when it is ready)')
     if not engine.scheduler.alive: raise NotReady('the transcription worker has stopped; the server must be restarted')
     if engine.draining: raise NotReady(_SHUTTING_DOWN)
-    t0 = time.perf_counter(); engine.requests += 1; futures = []
+    t0 = time.perf_counter(); engine.requests += 1
     try:
         limit = engine.settings.max_body_bytes
         body = await read_body(request, limit); t1 = time.perf_counter()
@@ -344,11 +347,9 @@ async def post_transcribe(request: Request, engine: Engine = Depends(get_engine)
         chunks = await run_in_threadpool(split_chunks, audio); t2 = time.perf_counter()
         if engine.cut: raise NotReady(_CUT_SHORT)
         futures = await run_in_threadpool(engine.scheduler.submit, chunks)   # features: CPU work, off the event loop
-        engine.in_flight.update(futures)
         text = join_texts(await _await_texts(request, futures, engine)); t3 = time.perf_counter()
     except BaseException as e:
         engine.count_failure(e); raise
-    finally: engine.in_flight.difference_update(futures)
     for k, v in zip(STAGES, (t1 - t0, t2 - t1, t3 - t2, t3 - t0)): engine.stage_seconds[k] += v
     engine.audio_seconds += audio_seconds(audio)
     return {'text': text}
