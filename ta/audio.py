@@ -30,7 +30,8 @@ roq rpl rsd rso rtp rtsp s16be s16le s24be s24le s32be s32le s337m s8 sami sap s
 shn siff simbiosis_imx sln smjpeg smk smush sol sox spdif srt stl subviewer subviewer1 sunrast_pipe sup svag svg_pipe svs swf
 tak tedcaptions thp tiertexseq tiff_pipe tmv truehd tta tty txd ty u16be u16le u24be u24le u32be u32le u8 v210 v210x vag
 vbn_pipe vc1 vc1test vidc video4linux2,v4l2 vividas vivo vmd vobsub voc vpk vplayer vqf w64 wav wc3movie webm_dash_manifest
-webp_pipe webvtt wsaud wsd wsvqa wtv wv wve x11grab xa xbin xbm_pipe xmv xpm_pipe xvag xwd_pipe xwma yop yuv4mpegpipe""".split()
+webp_pipe webvtt wsaud wsd wsvqa wtv wv wve x11grab xa xbin xbm_pipe xmv xpm_pipe xvag xwd_pipe xwma yop yuv4mpegpipe
+apac bonk hdr_pipe laf rka sdns wady wavarc xmd""".split()  # the last line: what ffmpeg 6.0 (the H200's static build) adds
 
 _IMAGES = [d for d in _DEMUXERS if d.endswith('_pipe')] + ['image2pipe', 'alias_pix', 'brender_pix', 'fits', 'ico', 'txd', 'gif', 'apng']
 _SUBTITLES = ('aqtitle ass dvbsub dvbtxt jacosub lrc mcc microdvd mpl2 mpsub pjs realtext sami scc srt stl subviewer subviewer1 '
@@ -137,6 +138,14 @@ def stop_decoders() -> int:
     for p in procs: p.stopped = True; p.kill()
     return len(procs)
 
+def _killed(sig: signal.Signals) -> TaError:
+    "The error for an ffmpeg that died of `sig`: stopped from outside (503, send again) or crashed (500, convert the file)."
+    if sig in (signal.SIGKILL, signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+        return NotReady(f"ffmpeg was stopped by signal {sig.name} before it finished (the server is shutting down or short "
+                        "of memory), not because of the file; send the request again")
+    return TaError(f"ffmpeg crashed ({sig.name}) while decoding the file: a bug in the server's ffmpeg, not necessarily in "
+                   f"the file; {_FIX}")
+
 def _run_ffmpeg(path: Path, max_seconds: float | None, timeout_s: float) -> tuple[int, np.ndarray, str]:
     "Run ffmpeg on `path`, reading its output as it comes; (return code, mono audio [T], stderr with the path as 'input')."
     with tempfile.TemporaryFile() as log:
@@ -152,8 +161,7 @@ def _run_ffmpeg(path: Path, max_seconds: float | None, timeout_s: float) -> tupl
             with _RUNNING_LOCK: _RUNNING.discard(p)
         if getattr(p, 'stopped', False): raise NotReady(_STOPPED)
         if expired.is_set(): raise subprocess.TimeoutExpired(p.args, timeout_s)
-        if rc < 0: raise NotReady(f"ffmpeg was stopped by signal {signal.Signals(-rc).name} before it finished (the server is "
-                                  "shutting down or short of memory), not because of the file; send the request again")
+        if rc < 0: raise _killed(signal.Signals(-rc))
         return rc, x, _log_text(log).replace(f'file:{Path(path).resolve()}', 'input')
 
 # %% ../nbs/01_audio.ipynb #c017
