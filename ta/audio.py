@@ -138,11 +138,13 @@ def stop_decoders() -> int:
     for p in procs: p.stopped = True; p.kill()
     return len(procs)
 
-def _killed(sig: signal.Signals) -> TaError:
-    "The error for an ffmpeg that died of `sig`: stopped from outside (503, send again) or crashed (500, convert the file)."
-    if sig in (signal.SIGKILL, signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
-        return NotReady(f"ffmpeg was stopped by signal {sig.name} before it finished (the server is shutting down or short "
-                        "of memory), not because of the file; send the request again")
+_CAUGHT_SIGNAL = 255  # ffmpeg's exit code when it caught SIGINT, SIGTERM or SIGQUIT and stopped (its errors exit 1)
+
+def _killed(sig: signal.Signals | None) -> TaError:
+    "The error for an ffmpeg that died of `sig` (None: it caught one): stopped from outside (503, send again) or crashed (500)."
+    if sig in (None, signal.SIGKILL, signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+        return NotReady(f"ffmpeg was stopped by {'a signal' if sig is None else 'signal ' + sig.name} before it finished (the "
+                        "server is shutting down or short of memory), not because of the file; send the request again")
     return TaError(f"ffmpeg crashed ({sig.name}) while decoding the file: a bug in the server's ffmpeg, not necessarily in "
                    f"the file; {_FIX}")
 
@@ -162,6 +164,7 @@ def _run_ffmpeg(path: Path, max_seconds: float | None, timeout_s: float) -> tupl
         if getattr(p, 'stopped', False): raise NotReady(_STOPPED)
         if expired.is_set(): raise subprocess.TimeoutExpired(p.args, timeout_s)
         if rc < 0: raise _killed(signal.Signals(-rc))
+        if rc == _CAUGHT_SIGNAL: raise _killed(None)
         return rc, x, _log_text(log).replace(f'file:{Path(path).resolve()}', 'input')
 
 # %% ../nbs/01_audio.ipynb #c017
