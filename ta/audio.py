@@ -4,17 +4,58 @@
 
 # %% ../nbs/01_audio.ipynb #c002
 from __future__ import annotations
-import codecs, io, json, re, struct, subprocess, tempfile, threading, time
+import codecs, io, json, re, signal, struct, subprocess, tempfile, threading, time
 from pathlib import Path
 import numpy as np
-from .errors import TaError, BadRequest, TooLarge, NotAudio
+from .errors import TaError, BadRequest, TooLarge, NotAudio, NotReady
 
 # %% auto #0
-__all__ = ['SAMPLE_RATE', 'FORMATS', 'FFMPEG_TIMEOUT_S', 'decode_audio', 'audio_seconds', 'chunk_bounds']
+__all__ = ['FORMATS', 'SAMPLE_RATE', 'FFMPEG_TIMEOUT_S', 'channel_weights', 'mix_block', 'stop_decoders', 'decode_audio',
+           'audio_seconds', 'chunk_bounds']
+
+# %% ../nbs/01_audio.ipynb #c004b
+_DEMUXERS = """3dostr 4xm aa aac aax ac3 ace acm act adf adp ads adx aea afc aiff aix alaw alias_pix alp alsa amr amrnb amrwb
+anm apc ape apm apng aptx aptx_hd aqtitle argo_asf argo_brp argo_cvg asf asf_o ass ast au av1 avi avr avs avs2 avs3 bethsoftvid
+bfi bfstm bin bink binka bit bitpacked bmp_pipe bmv boa brender_pix brstm c93 caf cavsvideo cdg cdxl cine codec2 codec2raw
+concat cri_pipe dash data daud dcstr dds_pipe derf dfa dfpwm dhav dirac dnxhd dpx_pipe dsf dsicin dss dts dtshd dv dvbsub dvbtxt
+dxa ea ea_cdata eac3 epaf exr_pipe f32be f32le f64be f64le fbdev ffmetadata film_cpk filmstrip fits flac flic flv frm fsb fwse
+g722 g723_1 g726 g726le g729 gdv gem_pipe genh gif gif_pipe gsm gxf h261 h263 h264 hca hcom hevc hls hnm ico idcin idf iec61883
+iff ifv ilbc image2 image2pipe imf ingenient ipmovie ipu ircam iss iv8 ivf ivr j2k_pipe jack jacosub jpeg_pipe jpegls_pipe
+jpegxl_pipe jv kmsgrab kux kvag lavfi libcdio libdc1394 libgme libopenmpt live_flv lmlm4 loas lrc luodat lvf lxf m4v
+matroska,webm mca mcc mgsts microdvd mjpeg mjpeg_2000 mlp mlv mm mmf mods moflex mov,mp4,m4a,3gp,3g2,mj2 mp3 mpc mpc8 mpeg
+mpegts mpegtsraw mpegvideo mpjpeg mpl2 mpsub msf msnwctcp msp mtaf mtv mulaw musx mv mvi mxf mxg nc nistsphere nsp nsv nut nuv
+obu ogg oma openal oss paf pam_pipe pbm_pipe pcx_pipe pfm_pipe pgm_pipe pgmyuv_pipe pgx_pipe phm_pipe photocd_pipe pictor_pipe
+pjs pmp png_pipe pp_bnk ppm_pipe psd_pipe psxstr pulse pva pvf qcp qdraw_pipe qoi_pipe r3d rawvideo realtext redspark rl2 rm
+roq rpl rsd rso rtp rtsp s16be s16le s24be s24le s32be s32le s337m s8 sami sap sbc sbg scc scd sdp sdr2 sds sdx ser sga sgi_pipe
+shn siff simbiosis_imx sln smjpeg smk smush sol sox spdif srt stl subviewer subviewer1 sunrast_pipe sup svag svg_pipe svs swf
+tak tedcaptions thp tiertexseq tiff_pipe tmv truehd tta tty txd ty u16be u16le u24be u24le u32be u32le u8 v210 v210x vag
+vbn_pipe vc1 vc1test vidc video4linux2,v4l2 vividas vivo vmd vobsub voc vpk vplayer vqf w64 wav wc3movie webm_dash_manifest
+webp_pipe webvtt wsaud wsd wsvqa wtv wv wve x11grab xa xbin xbm_pipe xmv xpm_pipe xvag xwd_pipe xwma yop yuv4mpegpipe
+apac bonk hdr_pipe laf rka sdns wady wavarc xmd""".split()  # the last line: what ffmpeg 6.0 (the H200's static build) adds
+
+_IMAGES = [d for d in _DEMUXERS if d.endswith('_pipe')] + ['image2pipe', 'alias_pix', 'brender_pix', 'fits', 'ico', 'txd', 'gif', 'apng']
+_SUBTITLES = ('aqtitle ass dvbsub dvbtxt jacosub lrc mcc microdvd mpl2 mpsub pjs realtext sami scc srt stl subviewer subviewer1 '
+              'sup tedcaptions vplayer webvtt').split()
+_REFUSED = {  # demuxer -> why it may not read an upload (completes "'<name>' input is refused: ...")
+    **dict.fromkeys(['concat', 'hls', 'dash', 'imf'], 'it is a playlist or composition list, which opens the other files or URLs it names'),
+    'webm_dash_manifest': 'it reads DASH manifest data from WebM headers, not sound',
+    'vobsub': 'a VobSub index opens the .sub file beside it (and holds subtitles, not sound)',
+    'image2': 'it reads an image sequence, whose file name is a pattern that opens other files',
+    'lavfi': 'it is a filter graph, whose movie and amovie sources open any file or URL',
+    **dict.fromkeys(['alsa', 'fbdev', 'iec61883', 'jack', 'kmsgrab', 'libcdio', 'libdc1394', 'openal', 'oss', 'pulse',
+                     'video4linux2,v4l2', 'x11grab'], "it captures from one of the server's devices, not from a file"),
+    **dict.fromkeys(['rtp', 'rtsp', 'sdp', 'sap'], 'it describes a network stream, which would make ffmpeg open connections'),
+    **dict.fromkeys(['libgme', 'libopenmpt'], 'game-music and tracker files are programs run by an emulator, not recordings'),
+    'ffmetadata': 'it is an ffmpeg metadata text file and holds no sound',
+    'data': 'it is opaque data with no media in it',
+    **dict.fromkeys(['bin', 'tty', 'xbin', 'idf', 'adf'], 'it is text art shown as video and holds no sound'),
+    **dict.fromkeys(_SUBTITLES, 'it is a subtitle file and holds no sound'),
+    **dict.fromkeys(_IMAGES, 'it is an image and holds no sound'),
+}
+FORMATS = ','.join(d for d in _DEMUXERS if d not in _REFUSED)  # ffmpeg demuxers allowed to read uploads
 
 # %% ../nbs/01_audio.ipynb #c005
 SAMPLE_RATE = 16000  # Hz, what the feature extractor expects
-FORMATS = "wav,w64,aiff,caf,au,flac,mp3,aac,ogg,mov,matroska,asf,wv"  # ffmpeg demuxers allowed to read uploads
 FFMPEG_TIMEOUT_S = 600.0  # wall-clock limit of one ffmpeg run
 _CAP_MARGIN_S = 1.0  # decode this far past max_seconds, so "longer than the limit" is visible; a stated duration
                      # this close to the limit is left to the decoder's exact count
@@ -23,37 +64,60 @@ _CAP_MARGIN_S = 1.0  # decode this far past max_seconds, so "longer than the lim
 def _ffmpeg_cmd(path: Path, max_seconds: float | None) -> list[str]:
     "argv decoding the local file `path` to float32 WAV at 16 kHz on stdout, every channel kept."
     cap = [] if max_seconds is None else ['-t', f'{max_seconds + _CAP_MARGIN_S:.3f}']
-    return ['ffmpeg', '-nostdin', '-hide_banner', '-loglevel', 'warning',
+    return ['ffmpeg', '-nostdin', '-hide_banner', '-loglevel', 'warning', '-guess_layout_max', '0',
             '-protocol_whitelist', 'file', '-format_whitelist', FORMATS, '-i', f'file:{Path(path).resolve()}',
             '-map', '0:a:0', *cap, '-map_metadata', '-1', '-c:a', 'pcm_f32le', '-ar', str(SAMPLE_RATE), '-f', 'wav', 'pipe:1']
 
 # %% ../nbs/01_audio.ipynb #c010
-_BLOCK_FRAMES = SAMPLE_RATE  # frames read and averaged at a time: 1 s of audio, 64 KB per channel
+_BLOCK_FRAMES = SAMPLE_RATE  # frames read and mixed at a time: 1 s of audio, 64 KB per channel
 _TOO_LONG = "the audio is longer than the {:g} s limit; split it into shorter files"
 _MISSING = "{} is not installed (or not on PATH); install it, e.g. `apt-get install ffmpeg`"
 
-def _wav_channels(f: io.BufferedIOBase) -> int:
-    "Read the WAV header ffmpeg writes from `f`, up to the samples; their channel count, 0 if `f` ends first."
-    if f.read(12)[8:] != b'WAVE': return 0  # 'RIFF', size, 'WAVE'
-    channels = 0
+def _wav_format(f: io.BufferedIOBase) -> tuple[int, int]:
+    "Read the WAV header ffmpeg writes from `f`, up to the samples: (channel count, channel mask); (0, 0) if `f` ends first."
+    if f.read(12)[8:] != b'WAVE': return 0, 0  # 'RIFF', size, 'WAVE'
+    channels = mask = 0
     while len(chunk := f.read(8)) == 8:
         tag, size = chunk[:4], int.from_bytes(chunk[4:], 'little')
-        if tag == b'data': return channels  # its size is a placeholder: read to the end
+        if tag == b'data': return channels, mask  # its size is a placeholder: read to the end
         assert size < 1 << 16, (tag, size)  # 'fmt ' and ffmpeg's short 'LIST' (the upload's tags are dropped)
         body = f.read(size + size % 2)  # chunks are padded to an even size
-        if len(body) < size: return 0
+        if len(body) < size: return 0, 0
         if tag == b'fmt ':
             code, channels, rate, _, _, bits = struct.unpack('<HHIIHH', body[:16])
-            if code == 0xFFFE: code = int.from_bytes(body[24:26], 'little')  # WAVE_FORMAT_EXTENSIBLE: its sub-format
+            if code == 0xFFFE: code, mask = int.from_bytes(body[24:26], 'little'), int.from_bytes(body[20:24], 'little')  # EXTENSIBLE
             assert (code, rate, bits) == (3, SAMPLE_RATE, 32), body  # IEEE float32 at 16 kHz, as _ffmpeg_cmd asks
-    return 0
+    return 0, 0
+
+# %% ../nbs/01_audio.ipynb #c010a
+_CENTRE, _LFE = 0x4, 0x8  # WAVE channel-mask bits: front centre, low-frequency effects
+_FRONT_PAIR = 0x3         # front left, front right
+_POSITION_GAIN = {0x1: 2**-0.5, 0x2: 2**-0.5, _CENTRE: 1.0, _LFE: 0.0}  # ffmpeg's mono downmix; every other position: 0.5
+
+def channel_weights(channels: int, mask: int) -> np.ndarray:
+    "Mono mix weights [C] float32 for `channels` in the layout `mask` (WAVE bits; 0 = unknown: the plain mean)."
+    if bin(mask).count('1') != channels: return np.full(channels, 1 / channels, np.float32)
+    bits = [1 << i for i in range(32) if mask >> i & 1]  # the channels' positions, in WAV order
+    w = np.array([_POSITION_GAIN.get(b, 0.5) for b in bits], np.float64)
+    has_centre = mask & _CENTRE or (mask & _FRONT_PAIR) != _FRONT_PAIR
+    return (w if has_centre else w / (2 * 2**-0.5)).astype(np.float32)  # dialogue (centre or phantom centre) at 1
+
+def mix_block(x: np.ndarray, w: np.ndarray) -> np.ndarray:
+    "Mono [t] float32 of the block `x` [t, C] with weights `w` [C]; a channel in antiphase with the strongest one is flipped first."
+    if x.shape[1] == 1: return x[:, 0].copy()
+    energy = np.einsum('tc,tc->c', x, x, dtype=np.float64)                # [C]
+    ref = int(np.argmax(w.astype(np.float64) ** 2 * energy))
+    corr = x.T.astype(np.float64) @ x[:, ref]                            # [C]: each channel against the strongest
+    sign = np.where(corr < -0.5 * np.sqrt(energy * energy[ref]), -1.0, 1.0)  # normalised correlation below -0.5
+    return x @ (w * sign).astype(np.float32)                              # [t] float32
 
 def _read_mono(f: io.BufferedIOBase, max_seconds: float | None) -> np.ndarray:
-    "Average the WAV stream `f` to mono float32 [T] a block at a time; `TooLarge` once past `max_seconds`."
-    channels, out = _wav_channels(f), bytearray()  # grows in place: the audio is held once
+    "Mix the WAV stream `f` to mono float32 [T] a block at a time; `TooLarge` once past `max_seconds`."
+    (channels, mask), out = _wav_format(f), bytearray()  # grows in place: the audio is held once
+    w = channel_weights(channels, mask) if channels else None
     while channels and (block := f.read(_BLOCK_FRAMES * channels * 4)):
         x = np.frombuffer(block, '<f4', count=len(block) // (4 * channels) * channels).reshape(-1, channels)  # [t, C]
-        out += x.mean(axis=1, dtype=np.float32).tobytes()  # [t] float32
+        out += mix_block(x, w).tobytes()  # [t] float32
         if max_seconds is not None and len(out) // 4 > max_seconds * SAMPLE_RATE: raise TooLarge(_TOO_LONG.format(max_seconds))
     return np.frombuffer(out, np.float32)  # [T], a view of `out`: no copy
 
@@ -65,27 +129,54 @@ def _log_text(log, keep: int = 1 << 16) -> str:
     head = log.read(keep); log.seek(-keep, io.SEEK_END)
     return (head + b'\n[...]\n' + log.read()).decode(errors='replace')
 
+_RUNNING, _RUNNING_LOCK = set(), threading.Lock()  # ffmpeg processes decoding now, for `stop_decoders`
+_STOPPED = "decoding was stopped because the server is shutting down; send the request again"
+
+def stop_decoders() -> int:
+    "Kill every ffmpeg decoding now (a server whose drain time is up); their callers raise `NotReady`. Returns how many."
+    with _RUNNING_LOCK: procs = list(_RUNNING)
+    for p in procs: p.stopped = True; p.kill()
+    return len(procs)
+
+_CAUGHT_SIGNAL = 255  # ffmpeg's exit code when it caught SIGINT, SIGTERM or SIGQUIT and stopped (its errors exit 1)
+
+def _killed(sig: signal.Signals | None) -> TaError:
+    "The error for an ffmpeg that died of `sig` (None: it caught one): stopped from outside (503, send again) or crashed (500)."
+    if sig in (None, signal.SIGKILL, signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+        return NotReady(f"ffmpeg was stopped by {'a signal' if sig is None else 'signal ' + sig.name} before it finished (the "
+                        "server is shutting down or short of memory), not because of the file; send the request again")
+    return TaError(f"ffmpeg crashed ({sig.name}) while decoding the file: a bug in the server's ffmpeg, not necessarily in "
+                   f"the file; {_FIX}")
+
 def _run_ffmpeg(path: Path, max_seconds: float | None, timeout_s: float) -> tuple[int, np.ndarray, str]:
     "Run ffmpeg on `path`, reading its output as it comes; (return code, mono audio [T], stderr with the path as 'input')."
     with tempfile.TemporaryFile() as log:
-        try: p = subprocess.Popen(_ffmpeg_cmd(path, max_seconds), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=log)
+        try: p = subprocess.Popen(_ffmpeg_cmd(path, max_seconds), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=log,
+                                  start_new_session=True)  # the terminal's Ctrl-C goes to the server, not to its decoders
         except FileNotFoundError: raise TaError(_MISSING.format('ffmpeg')) from None
+        with _RUNNING_LOCK: _RUNNING.add(p)
         expired = threading.Event()
         timer = threading.Timer(timeout_s, lambda: (expired.set(), p.kill())); timer.start()
         try: x = _read_mono(p.stdout, max_seconds); rc = p.wait()
-        finally: timer.cancel(); p.kill(); p.wait(); p.stdout.close()  # kill: a no-op once ffmpeg has exited
+        finally:
+            timer.cancel(); p.kill(); p.wait(); p.stdout.close()  # kill: a no-op once ffmpeg has exited
+            with _RUNNING_LOCK: _RUNNING.discard(p)
+        if getattr(p, 'stopped', False): raise NotReady(_STOPPED)
         if expired.is_set(): raise subprocess.TimeoutExpired(p.args, timeout_s)
+        if rc < 0: raise _killed(signal.Signals(-rc))
+        if rc == _CAUGHT_SIGNAL: raise _killed(None)
         return rc, x, _log_text(log).replace(f'file:{Path(path).resolve()}', 'input')
 
 # %% ../nbs/01_audio.ipynb #c017
 _SIGNATURES = {b'RIFF': 'WAV', b'RF64': 'WAV', b'riff': 'W64', b'FORM': 'AIFF', b'caff': 'CAF', b'fLaC': 'FLAC',
                b'ID3': 'MP3', b'OggS': 'Ogg', b'\x1aE\xdf\xa3': 'Matroska/WebM', b'.snd': 'AU', b'wvpk': 'WavPack',
-               b'0&\xb2u': 'ASF/WMA'}
+               b'0&\xb2u': 'ASF/WMA', b'#!AMR': 'AMR'}
 
 def _container(head: bytes) -> str | None:
     "Container named by the signature at the start of `head` (a file's first bytes), else None."
     if head[4:8] == b'ftyp': return 'MP4/M4A'
     if len(head) > 1 and head[0] == 0xFF and head[1] & 0xE0 == 0xE0: return 'MP3/AAC'  # MPEG audio frame sync
+    if len(head) > 188 and head[0] == head[188] == 0x47: return 'MPEG-TS'  # sync byte every 188-byte packet
     return next((name for sig, name in _SIGNATURES.items() if head.startswith(sig)), None)
 
 def _text_start(head: bytes) -> str | None:
@@ -96,16 +187,24 @@ def _text_start(head: bytes) -> str | None:
 
 # %% ../nbs/01_audio.ipynb #c018
 _FIX = "convert it with e.g. `ffmpeg -i in.ext -ar 16000 -ac 1 out.flac` and send that"
+_URL = re.compile(r'\s*(https?|ftp|s3|gs)://\S+', re.I)
+
+def _refused(demuxer: str) -> NotAudio:
+    "415 for input ffmpeg recognised as `demuxer` but the whitelist refused, saying why."
+    why = _REFUSED.get(demuxer, f"ffmpeg's '{demuxer}' demuxer is not on ta's list of demuxers that read only their own input")
+    return NotAudio(f"'{demuxer}' input is refused: {why}; send the audio file itself")
 
 def _failure(err: str, head: bytes) -> TaError:
     "The typed error for a failed ffmpeg run: `err` is its stderr, `head` the input's first bytes."
     reason = 'ffmpeg: ' + (err.strip().splitlines() or ['no message'])[-1].removeprefix('input: ')
-    if m := re.search(r'\[(\S+) @ [^\]]*\] Format not on whitelist', err):
-        return NotAudio(f"'{m[1]}' input is refused: only plain audio or video files are decoded "
-                        "(playlists and concat lists could read other files); send the audio file itself")
+    if head[:2] == b'\x1f\x8b': return NotAudio("the body is gzip-compressed data; send it with the header "
+                                                 "'Content-Encoding: gzip', or send the audio file uncompressed")
+    if m := re.search(r'\[(\S+) @ [^\]]*\] Format not on whitelist', err): return _refused(m[1])
     if 'matches no streams' in err: return BadRequest("the file has no audio track; send a file that contains sound")
     if kind := _container(head): return BadRequest(f"the {kind} file is corrupt or truncated ({reason}); {_FIX}")
     if (text := _text_start(head)) is not None:
+        if _URL.match(text): return NotAudio(f"the body is a URL ({text.strip()!r}), and URLs are not fetched; send the audio "
+                                             "file's bytes instead, e.g. `curl --data-binary @file.wav ...`")
         return NotAudio(f"the body is text, not audio (it starts with {text!r}); send the audio file's bytes")
     return NotAudio(f"not a recognised audio or video format ({reason}); send wav, flac, mp3, ogg, opus, "
                     f"m4a, aac, webm, mp4 or aiff, or {_FIX}")
@@ -118,7 +217,7 @@ def _ffprobe_cmd(path: Path) -> list[str]:
 
 def _stated_seconds(path: Path, timeout_s: float) -> float | None:
     "Seconds the file `path` states for its first audio track (else for itself); None if it states none, or ffprobe fails."
-    try: p = subprocess.run(_ffprobe_cmd(path), capture_output=True, stdin=subprocess.DEVNULL, timeout=timeout_s)
+    try: p = subprocess.run(_ffprobe_cmd(path), capture_output=True, stdin=subprocess.DEVNULL, timeout=timeout_s, start_new_session=True)
     except FileNotFoundError: raise TaError(_MISSING.format('ffprobe')) from None
     if p.returncode != 0 or b'Estimating duration from bitrate' in p.stderr: return None  # a guess is not a statement
     info = json.loads(p.stdout)
@@ -142,7 +241,7 @@ def _decode_file(path: Path, max_seconds: float | None, timeout_s: float = FFMPE
     if len(x) == 0: raise BadRequest(f"the audio has zero duration (nothing decodable in it); check that it plays, or {_FIX}")
     if not np.isfinite(x.sum(dtype=np.float64)): raise BadRequest(  # a float64 sum: no temporary of the audio's length; finite for any finite float32 input
         f"the audio holds NaN or infinite samples (a broken float file); {_FIX}")
-    return x  # [T]: the mean of the channels
+    return x  # [T]: the channels mixed (`mix_block`)
 
 def decode_audio(data: bytes | str | Path, max_seconds: float | None = None) -> np.ndarray:
     "Decode an audio or video file (its bytes, or a local path) to 16 kHz mono float32 [T] in [-1, 1]."

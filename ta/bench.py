@@ -308,7 +308,7 @@ def plot_runs(records: list[dict], path: str | Path) -> Path:
     return Path(path)
 
 # %% ../nbs/17_bench.ipynb #c030
-_HTTP_ONLY = ('host', 'port', 'api_key', 'max_body_mb')   # Settings fields with no meaning for an in-process model
+_HTTP_ONLY = ('host', 'port', 'api_key', 'max_body_mb', 'cors_origins', 'drain_s')   # Settings fields with no meaning for an in-process model
 
 def _levels(s: str) -> list[int]:
     try: levels = [int(x) for x in s.split(',') if x.strip()]
@@ -323,7 +323,7 @@ def _flag_type(annotation) -> type:
 
 def _add_model_flags(p: argparse.ArgumentParser):
     "`--offline`'s model settings: one flag per `ta.server.Settings` field, as `ta serve` has them."
-    from ta.server import Settings
+    from ta.settings import Settings
     g = p.add_argument_group('--offline model settings (as ta serve; unset: TA_* variables, then the defaults)')
     for name, f in Settings.model_fields.items():
         if name in _HTTP_ONLY: continue
@@ -354,13 +354,13 @@ def bench_parser() -> argparse.ArgumentParser:
     return p
 
 def _offline_settings(a: argparse.Namespace):
-    from ta.server import Settings
+    from ta.settings import Settings
     return Settings(**{k: getattr(a, k) for k in Settings.model_fields if k not in _HTTP_ONLY and getattr(a, k, None) is not None})
 
 def main_bench(argv: list[str] | None = None) -> int:
     "`ta bench`: run the benchmark, write the JSON record and the plot, print the table; 0 when every request succeeded."
+    a = bench_parser().parse_args(argv)   # first: --help needs nothing heavy
     from ta.patches.bench import environment, repo_path
-    a = bench_parser().parse_args(argv)
     if a.rounds < 1: raise TaError(f'--rounds {a.rounds}: give at least 1')
     audio = Path(a.audio) if a.audio else repo_path('fixtures', 'speech_17s.flac')
     run = (run_offline(audio, _offline_settings(a), a.levels, a.rounds) if a.offline else

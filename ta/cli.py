@@ -16,7 +16,7 @@ __all__ = ['cmd_serve', 'cmd_transcribe', 'cmd_space', 'cmd_bench', 'cmd_eval', 
 # %% ../nbs/08_cli.ipynb #c006
 def _add_settings_flags(p: argparse.ArgumentParser):
     "One `--flag` per `Settings` field, with its type, default and description."
-    from ta.server import Settings
+    from ta.settings import Settings   # light: no torch, no FastAPI
     for name, f in Settings.model_fields.items():
         flag = '--' + name.replace('_', '-')
         if f.annotation is bool: p.add_argument(flag, action='store_true', default=None, help=f.description)
@@ -60,8 +60,15 @@ def cmd_transcribe(a) -> int:
 def cmd_space(a) -> int:
     "Serve the Gradio Space, sending uploads to `--endpoint-url` (or transcribing in-process)."
     from ta.space import launch_space
-    launch_space(a.endpoint_url, host=a.host, port=a.port, model=a.model)
+    print(f"ta space on http://{a.host}:{a.port}, sending uploads to {a.endpoint_url or 'the model in this process'} (Ctrl-C to stop)", flush=True)
+    launch_space(a.endpoint_url, host=a.host, port=a.port, model=a.model, quiet=True)  # quiet: no share=True hint
     return 0
+
+def _log_model_loading():
+    "Print `ta.server`'s model lines (which model, on which device, its warm-up) on stderr."
+    import logging
+    handler = logging.StreamHandler(); handler.setFormatter(logging.Formatter('%(message)s'))
+    logger = logging.getLogger('ta.server'); logger.setLevel(logging.INFO); logger.addHandler(handler)
 
 def cmd_bench(a) -> int:
     "`ta bench decode-step ...` to `ta.patches.measure.main_decode_step`; any other `ta bench ...` to `ta.bench.main_bench`."
@@ -69,6 +76,7 @@ def cmd_bench(a) -> int:
         from ta.patches.measure import main_decode_step
         main_decode_step(a.rest[1:])
         return 0
+    if '--offline' in a.rest: _log_model_loading()   # e.g. "model ... on cpu, decode patches: lm_head"
     from ta.bench import main_bench
     return main_bench(a.rest)
 
@@ -141,31 +149,39 @@ def cmd_readme(a) -> int:
     Path('README.md').write_text(render_readme('nbs/index.ipynb')); print('wrote README.md'); return 0
 
 # %% ../nbs/08_cli.ipynb #c019
+def _command(sub, name: str, hlp: str, **kw) -> argparse.ArgumentParser:
+    "A subcommand whose one-line `hlp` is also its description (what `ta NAME --help` starts with)."
+    return sub.add_parser(name, help=hlp, description=hlp[0].upper() + hlp[1:] + '.', **kw)
+
 def build_parser() -> argparse.ArgumentParser:
+    "The `ta` parser; builds without importing torch, transformers or FastAPI."
     p = argparse.ArgumentParser(prog='ta', description='Fast speech-to-text serving for an audio-LLM recogniser.')
-    sub = p.add_subparsers(dest='command', required=True)
-    s = sub.add_parser('serve', help='run the HTTP server (default model: the embedded tiny checkpoint)')
+    sub = p.add_subparsers(dest='command', required=True, metavar='COMMAND')
+    s = _command(sub, 'serve', 'run the HTTP server (default model: the embedded tiny checkpoint); every flag can also be set as TA_<NAME>')
     _add_settings_flags(s); s.set_defaults(func=cmd_serve)
-    t = sub.add_parser('transcribe', help='transcribe audio files in this process')
-    t.add_argument('files', nargs='+'); t.add_argument('--model', default=None, help='checkpoint folder or Hub id')
-    t.add_argument('--device', default='auto'); t.add_argument('--json', action='store_true', help='one JSON object per file')
+    t = _command(sub, 'transcribe', 'transcribe audio files in this process and print the text')
+    t.add_argument('files', nargs='+', help='audio or video files (any container ffmpeg reads)')
+    t.add_argument('--model', default=None, help='checkpoint folder or Hub id (default: the embedded tiny checkpoint)')
+    t.add_argument('--device', default='auto', help="'auto' (cuda if available), 'cuda' or 'cpu' (default: %(default)s)")
+    t.add_argument('--json', action='store_true', help='one JSON object per file')
     t.set_defaults(func=cmd_transcribe)
-    g = sub.add_parser('space', help='run the Gradio Space (web page) for a ta server')
+    g = _command(sub, 'space', 'run the Gradio Space (web page) for a ta server')
     g.add_argument('--endpoint-url', default=None, help='ta server URL; omit to transcribe in-process')
-    g.add_argument('--host', default='127.0.0.1'); g.add_argument('--port', type=int, default=7860)
+    g.add_argument('--host', default='127.0.0.1', help='address to listen on (default: %(default)s)')
+    g.add_argument('--port', type=int, default=7860, help='port to listen on (default: %(default)s)')
     g.add_argument('--model', default=None, help='checkpoint for in-process mode'); g.set_defaults(func=cmd_space)
-    sub.add_parser('bench', help='serving benchmark against ta serve (see ta bench --help); ta bench decode-step times '
-                   'the decode step (see ta bench decode-step --help)', add_help=False).set_defaults(func=cmd_bench)
-    sub.add_parser('eval', help='word error rate of ta serve (and peers) on a set (see ta eval --help)',
-                   add_help=False).set_defaults(func=cmd_eval)
-    dev = sub.add_parser('dev', help='developer checks').add_subparsers(dest='dev', required=True)
-    dev.add_parser('readme', help='write README.md from nbs/index.ipynb').set_defaults(func=cmd_readme)
+    _command(sub, 'bench', 'serving benchmark against ta serve (see ta bench --help); ta bench decode-step times '
+             'the decode step (see ta bench decode-step --help)', add_help=False).set_defaults(func=cmd_bench)
+    _command(sub, 'eval', 'word error rate of ta serve (and peers) on a set (see ta eval --help)', add_help=False).set_defaults(func=cmd_eval)
+    dev = _command(sub, 'dev', 'developer checks').add_subparsers(dest='dev', required=True, metavar='CHECK')
+    _command(dev, 'readme', 'write README.md from nbs/index.ipynb').set_defaults(func=cmd_readme)
     for name, func, hlp in (('test', cmd_test, 'run the notebook tests, ending with "N passed, M failed"'),
                             ('precommit', cmd_precommit, 'clean + export + lint checks, then the tests')):
-        c = dev.add_parser(name, help=hlp); c.set_defaults(func=func)
-        c.add_argument('--path', default='nbs'); c.add_argument('--flags', default='', help="e.g. 'gpu' on the H200")
-        c.add_argument('--n-workers', type=int, default=None)
-        if name == 'precommit': c.add_argument('--no-tests', action='store_true')
+        c = _command(dev, name, hlp); c.set_defaults(func=func)
+        c.add_argument('--path', default='nbs', help='a notebook, or a folder of them (default: %(default)s)')
+        c.add_argument('--flags', default='', help="test flags to run, e.g. 'gpu' on the H200")
+        c.add_argument('--n-workers', type=int, default=None, help='notebooks run at once (default: one per CPU core)')
+        if name == 'precommit': c.add_argument('--no-tests', action='store_true', help='the checks only')
     return p
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:

@@ -18,9 +18,10 @@ from .features import clip_features, pad_features, SAMPLE_RATE, N_FFT, WIN_LENGT
 from .tiny import TINY_DIR, TRANSCRIBE_PROMPT
 
 # %% auto #0
-__all__ = ['ENCODER_RENAMES', 'DECODER_RENAMES', 'ASRConfig', 'Projector', 'resolve_dir', 'read_weights', 'load_base', 'ASRModel',
-           'prompt_ids', 'encode_features', 'encode', 'embed_prompts', 'generate', 'truncate_repetition', 'clean_text',
-           'decode_text', 'transcribe_features', 'transcribe_clips', 'save_pretrained']
+__all__ = ['ENCODER_RENAMES', 'DECODER_RENAMES', 'VOCAB_MULTIPLE', 'ASRConfig', 'Projector', 'resolve_dir', 'read_weights',
+           'padded_vocab', 'load_base', 'ASRModel', 'prompt_ids', 'projector_state', 'encode_features', 'encode',
+           'embed_prompts', 'generate', 'truncate_repetition', 'clean_text', 'decode_text', 'transcribe_features',
+           'transcribe_clips', 'save_pretrained']
 
 # %% ../nbs/04_model.ipynb #c005
 @dataclass
@@ -63,10 +64,10 @@ class Projector(nn.Module):
     "RMSNorm(enc) -> Linear(enc, hidden) -> GELU -> Linear(hidden, llm): `[B, T, enc]` -> `[B, T, llm]` in fp32."
     def __init__(self, enc_dim: int, hidden: int, llm_dim: int, eps: float = 1e-6):
         super().__init__()
-        self.norm, self.act = nn.RMSNorm(enc_dim, eps=eps), nn.GELU()
+        self.input_norm, self.act = nn.RMSNorm(enc_dim, eps=eps), nn.GELU()
         self.linear_1, self.linear_2 = nn.Linear(enc_dim, hidden), nn.Linear(hidden, llm_dim)
     def forward(self, x: Tensor) -> Tensor:
-        return self.linear_2(self.act(self.linear_1(self.norm(x.to(self.linear_1.weight.dtype)))))
+        return self.linear_2(self.act(self.linear_1(self.input_norm(x.to(self.linear_1.weight.dtype)))))
 
 # %% ../nbs/04_model.ipynb #c011
 def resolve_dir(name: str, base: Path | None = None, patterns: list[str] | None = None) -> Path:
@@ -91,6 +92,12 @@ def read_weights(folder: Path) -> dict[str, Tensor]:
 # %% ../nbs/04_model.ipynb #c014
 ENCODER_RENAMES = {'encoder.': ''}                        # GraniteSpeech5ForCTC -> GraniteSpeech5Encoder
 DECODER_RENAMES = {'model.language_model.': 'model.'}     # Qwen3_5ForConditionalGeneration -> Qwen3_5ForCausalLM
+_EMBEDDINGS = ('embed_tokens.weight', 'lm_head.weight')  # the tensors whose rows follow the vocabulary
+VOCAB_MULTIPLE = 128                                      # embedding rows are kept at a multiple of this
+
+def padded_vocab(n_tokens: int, multiple: int = VOCAB_MULTIPLE) -> int:
+    "Embedding rows for a tokenizer of `n_tokens` (`<audio>` included): the next multiple of `multiple`."
+    return -(-n_tokens // multiple) * multiple
 
 def _rename(state: dict, renames: dict) -> dict:
     out = {}
@@ -106,11 +113,11 @@ def _fit_rows(t: Tensor, rows: int) -> Tensor:
     return torch.cat([t, t.new_zeros(rows - t.shape[0], *t.shape[1:])])
 
 def load_base(module: nn.Module, state: dict, renames: dict, source: str) -> nn.Module:
-    "Load `state` into `module` after renaming; unknown keys are dropped, missing ones raise `ModelLoadError`."
+    "Load `state` into `module` after renaming; unknown keys are dropped, missing ones or wrong shapes raise `ModelLoadError`."
     state, own = _rename(state, renames), module.state_dict()
-    state = {k: (_fit_rows(v, own[k].shape[0]) if v.shape != own[k].shape and v.ndim == 2 and v.shape[1:] == own[k].shape[1:] else v)
+    state = {k: (_fit_rows(v, own[k].shape[0]) if k.endswith(_EMBEDDINGS) and v.ndim == 2 and v.shape[1:] == own[k].shape[1:] else v)
              for k, v in state.items() if k in own}
-    tied = {'lm_head.weight'} if getattr(module.config, 'tie_word_embeddings', False) else set()
+    tied = {'lm_head.weight'} if getattr(getattr(module, 'config', None), 'tie_word_embeddings', False) else set()
     missing = [k for k in own if k not in state and k not in tied]
     if missing: raise ModelLoadError(f"{source} lacks {len(missing)} weights the model needs, e.g. {missing[:3]}")
     bad = [k for k, v in state.items() if v.shape != own[k].shape]
@@ -173,6 +180,24 @@ def _merge_lora(decoder: nn.Module, folder: Path) -> nn.Module:
     from peft import PeftModel
     return PeftModel.from_pretrained(decoder, folder).merge_and_unload()
 
+_PROJECTOR_RENAMES = {'norm.weight': 'input_norm.weight'}  # ta's own checkpoints before it took the published names
+
+def projector_state(weights: dict[str, Tensor]) -> dict[str, Tensor]:
+    "The `projector.*` tensors of `model.safetensors` under the published names. Raises `ModelLoadError` for a pre-layout checkpoint."
+    state = {k.removeprefix('projector.'): v for k, v in weights.items() if k.startswith('projector.')}
+    if 'norm.weight' in state and 'norm_2.weight' in state:
+        raise ModelLoadError("model.safetensors has projector.norm.weight and projector.norm_2.weight: a tiny-audio checkpoint from "
+                             "before the projector layout ta serves (input_norm, linear_1, linear_2). Use a checkpoint trained or "
+                             "re-saved with the current tiny-audio code, e.g. the published mazesmazes/tiny-audio")
+    return state if 'input_norm.weight' in state else _rename(state, _PROJECTOR_RENAMES)
+
+def _check_vocab(tokenizer, text_config: dict):
+    "Refuse a decoder whose embedding table has fewer rows than the tokenizer has tokens (`<audio>` included)."
+    rows = text_config.get('vocab_size', 0)
+    if len(tokenizer) > rows:
+        raise ModelLoadError(f"the tokenizer has {len(tokenizer)} tokens (<audio> included) but text_config.vocab_size is {rows}: "
+                             f"the decoder cannot embed them; the ASR checkpoint's config should say {padded_vocab(len(tokenizer))}")
+
 @classmethod
 def _from_pretrained(cls, name: str | Path = TINY_DIR, device: str | torch.device = 'cpu', dtype: torch.dtype | None = None) -> ASRModel:
     "Load a checkpoint folder or Hub id in the published layout. Raises `ModelLoadError` naming what is missing."
@@ -183,6 +208,7 @@ def _from_pretrained(cls, name: str | Path = TINY_DIR, device: str | torch.devic
     if not (folder / 'model.safetensors').exists(): raise ModelLoadError(f"{folder} has no model.safetensors (the projector weights)")
     try: tokenizer = PreTrainedTokenizerFast.from_pretrained(folder)
     except Exception as e: raise ModelLoadError(f"cannot load the tokenizer from {folder}: {e}") from e
+    _check_vocab(tokenizer, config.text_config)
     dtype = dtype or getattr(torch, config.model_dtype)
     enc_dir = resolve_dir(config.audio_model_id, folder, ['*.json', '*.safetensors'])
     dec_dir = resolve_dir(config.text_model_id, folder, ['*.json', '*.safetensors'])
@@ -192,9 +218,7 @@ def _from_pretrained(cls, name: str | Path = TINY_DIR, device: str | torch.devic
                         read_weights(dec_dir), DECODER_RENAMES, str(dec_dir))
     decoder = _merge_lora(decoder, folder)
     projector = Projector(config.encoder_dim, config.projector_hidden_dim, config.llm_dim).to(device)
-    state = {k.removeprefix('projector.'): v for k, v in load_file(folder / 'model.safetensors').items() if k.startswith('projector.')}
-    try: projector.load_state_dict(state)
-    except RuntimeError as e: raise ModelLoadError(f"model.safetensors does not hold the projector ta expects: {str(e)[:300]}") from e
+    load_base(projector, projector_state(load_file(folder / 'model.safetensors')), {}, f'{folder / "model.safetensors"} (the projector)')
     return cls(config, tokenizer, encoder, projector, decoder, source=folder)
 ASRModel.from_pretrained = _from_pretrained
 

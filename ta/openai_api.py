@@ -14,9 +14,9 @@ from fastapi import APIRouter, Depends, FastAPI, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse, PlainTextResponse, Response, StreamingResponse
 from .audio import decode_audio, chunk_bounds, audio_seconds, SAMPLE_RATE
-from .errors import TaError, BadRequest, ClientGone
+from .errors import TaError, BadRequest, ClientGone, NotReady
 from .pipeline import join_texts
-from .server import (Engine, Options, STAGES, get_engine, check_api_key, read_body, parse_form, parse_options,
+from .server import (_CUT_SHORT, Engine, Options, STAGES, get_engine, check_api_key, read_body, parse_form, parse_options,
                        require_ready, _as_bool)
 
 # %% auto #0
@@ -44,23 +44,33 @@ class Chunk:
     end: float    # s
     text: str
 
-async def _chunk_text(request: Request | None, future: Future, futures: list[Future]) -> str:
-    "The text of one chunk; when `request`'s client disconnects first, every chunk is cancelled and `ClientGone` raised."
+def _retrieved(w): return w.cancelled() or w.exception()  # an abandoned wait's outcome, read: no 'never retrieved' log
+
+async def _chunk_text(request: Request | None, engine: Engine, future: Future, futures: list[Future]) -> str:
+    "The text of one chunk; `ClientGone` (every chunk cancelled) if the client disconnects first, `NotReady` if the server's drain cuts it short."
     waiting = asyncio.wrap_future(future)
-    while True:
-        done, _ = await asyncio.wait({waiting}, timeout=0.5)
-        if done: return waiting.result()
-        if request is not None and await request.is_disconnected():
-            for f in futures: f.cancel()
-            waiting.add_done_callback(lambda w: w.cancelled() or w.exception())
-            raise ClientGone('the client closed the connection before the transcript was ready')
+    try:
+        while True:
+            done, _ = await asyncio.wait({waiting}, timeout=0.5)
+            if done: return waiting.result()
+            if request is not None and await request.is_disconnected():
+                for f in futures: f.cancel()
+                waiting.add_done_callback(_retrieved)
+                raise ClientGone('the client closed the connection before the transcript was ready')
+            if engine.cut:   # the drain time is up: its queued chunks fail when the engine closes
+                waiting.add_done_callback(_retrieved)
+                raise NotReady(_CUT_SHORT)
+    except (asyncio.CancelledError, RuntimeError):
+        if engine.draining: raise NotReady(_CUT_SHORT) from None  # the engine closed, or uvicorn gave up waiting
+        raise
 
 async def chunk_texts(request: Request | None, engine: Engine, audio: np.ndarray) -> AsyncIterator[Chunk]:
     "Each chunk of `audio` [T] (16 kHz float32) with its text, in audio order, as soon as it and those before it are done."
     spans = await run_in_threadpool(chunk_bounds, audio)
-    futures = await run_in_threadpool(engine.scheduler.submit, [audio[s:e] for s, e in spans])  # features: CPU work
+    if engine.cut: raise NotReady(_CUT_SHORT)
+    futures = await run_in_threadpool(engine.scheduler.submit, [audio[s:e] for s, e in spans])
     try:
-        for (s, e), f in zip(spans, futures): yield Chunk(s / SAMPLE_RATE, e / SAMPLE_RATE, await _chunk_text(request, f, futures))
+        for (s, e), f in zip(spans, futures): yield Chunk(s / SAMPLE_RATE, e / SAMPLE_RATE, await _chunk_text(request, engine, f, futures))
     finally:
         for f in futures: f.cancel()   # a no-op for finished chunks; frees the queue when the stream is abandoned
 

@@ -4,8 +4,9 @@
 
 # %% ../nbs/06_server.ipynb #c002
 from __future__ import annotations
-import asyncio, base64, binascii, hmac, json, logging, threading, time
+import asyncio, base64, binascii, errno, hmac, json, logging, re, socket, threading, time, urllib.parse, warnings, zlib
 from dataclasses import dataclass, fields
+from pathlib import Path
 from typing import Any, Mapping
 import numpy as np
 import torch
@@ -14,42 +15,20 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
-from pydantic_settings import BaseSettings, SettingsConfigDict
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import ClientDisconnect
-from .audio import decode_audio, audio_seconds, SAMPLE_RATE
+from .audio import decode_audio, audio_seconds, stop_decoders, SAMPLE_RATE
 from .errors import TaError, BadRequest, Unauthorized, TooLarge, NotAudio, ClientGone, NotReady
 from .engine import DecodeEngine, fast_decode_kernel
 from .model import ASRModel
-from .tiny import TINY_DIR
+from .settings import Settings
 
 # %% auto #0
-__all__ = ['log', 'STAGES', 'transcribe_router', 'health_router', 'stats_router', 'Settings', 'Options', 'parse_options',
-           'require_ready', 'read_body', 'single_valued', 'parse_request', 'parse_form', 'pick_device',
-           'load_for_serving', 'warm_up', 'Engine', 'get_engine', 'check_api_key', 'Word', 'SpeakerTurn',
-           'Transcription', 'ErrorBody', 'post_transcribe', 'get_health', 'get_stats', 'add_error_handlers',
-           'build_app', 'serve']
-
-# %% ../nbs/06_server.ipynb #c005
-log = logging.getLogger('ta.server')
-
-class Settings(BaseSettings):
-    "Server settings; each field can be set with the environment variable `TA_<NAME>`."
-    model_config = SettingsConfigDict(env_prefix='TA_', protected_namespaces=())
-    model: str = Field(str(TINY_DIR), description='checkpoint folder or Hub id (default: the embedded tiny checkpoint)')
-    host: str = '127.0.0.1'
-    port: int = Field(8000, ge=0, le=65535)
-    api_key: str | None = Field(None, description='when set, requests need `Authorization: Bearer <key>`')
-    max_body_mb: float = Field(512.0, gt=0, description='largest request body in MiB (413 above)')
-    max_audio_s: float = Field(6 * 3600.0, gt=0, description='longest audio in seconds (413 above)')
-    max_batch_size: int = Field(128, ge=1, description='rows of the decode pool: most chunks decoded at once; each bucket up to it gets a CUDA graph')
-    graph_mode: str | None = Field(None, pattern='^(compiled|graph|eager)$', description="decode steps: 'compiled' (the inductor-compiled step captured as one CUDA graph per bucket, the default on CUDA), 'graph' (the eager step captured) or 'eager' (the default elsewhere)")
-    synthetic_tokens_per_second: float = Field(0.0, ge=0, description='benchmarks with random weights only: decode this many new tokens per second of audio, 0 = off (results are synthetic)')
-    device: str = Field('auto', description="'auto' (cuda if available), 'cuda', 'cpu'")
-    allow_slow_kernels: bool = Field(False, description='serve on CUDA even when the fast fla/causal-conv1d kernels are missing')
-
-    @property
-    def max_body_bytes(self) -> int: return int(self.max_body_mb * 2**20)
+__all__ = ['log', 'STAGES', 'transcribe_router', 'health_router', 'stats_router', 'docs_router', 'Options', 'parse_options',
+           'require_ready', 'read_body', 'decode_content', 'single_valued', 'parse_request', 'parse_form',
+           'pick_device', 'quiet_notices', 'load_for_serving', 'warm_up', 'Engine', 'get_engine', 'check_api_key',
+           'Word', 'SpeakerTurn', 'Transcription', 'ErrorBody', 'post_transcribe', 'get_health', 'get_stats',
+           'add_error_handlers', 'get_docs', 'get_redoc', 'build_app', 'check_port', 'serve']
 
 # %% ../nbs/06_server.ipynb #c008
 @dataclass(frozen=True)
@@ -61,50 +40,97 @@ class Options:
     max_speakers: int | None = None
 
 _TRUE, _FALSE = {'1', 'true', 'yes'}, {'0', 'false', 'no'}
+_COUNT = re.compile(r'[0-9]{1,9}')  # ASCII digits: str.isdigit also takes '²', which int() refuses
+
+def _shown(v: Any) -> str:
+    "A request value as the user wrote it, cut to 60 characters."
+    s = repr(v); return s if len(s) <= 60 else s[:57] + '...'
 
 def _as_bool(name: str, v: Any) -> bool:
     if isinstance(v, bool): return v
-    s = str(v).strip().lower()
+    s = str(v).strip().lower() if isinstance(v, (str, int)) else None
     if s in _TRUE | _FALSE: return s in _TRUE
-    raise BadRequest(f"option {name}={v!r} is not a boolean; use true/false, 1/0 or yes/no")
+    raise BadRequest(f"option {name}={_shown(v)} is not a boolean; use true/false, 1/0 or yes/no")
 
 def _as_count(name: str, v: Any) -> int:
-    if isinstance(v, bool) or not str(v).strip().isdigit() or int(v) < 1:
-        raise BadRequest(f"option {name}={v!r} must be a whole number of at least 1")
-    return int(v)
+    s = v.strip() if isinstance(v, str) else str(v) if type(v) is int else ''
+    if not _COUNT.fullmatch(s) or int(s) < 1:
+        raise BadRequest(f"option {name}={_shown(v)} must be a whole number of at least 1 (ASCII digits, at most 9)")
+    return int(s)
 
 def parse_options(raw: Mapping[str, Any]) -> Options:
     "Validate request options. Raises `BadRequest` naming the bad or unknown option."
     names = [f.name for f in fields(Options)]
     if unknown := sorted(set(raw) - set(names)):
-        raise BadRequest(f"unknown option(s) {', '.join(unknown)}; the options are {', '.join(names)}")
+        raise BadRequest(f"unknown option(s) {', '.join(map(_shown, unknown))}; the options are {', '.join(names)}")
     conv = {n: (_as_bool if f.type == 'bool' else _as_count) for n, f in zip(names, fields(Options))}
     return Options(**{k: conv[k](k, v) for k, v in raw.items()})
 
 # %% ../nbs/06_server.ipynb #c011
 def require_ready(engine: 'Engine'):
-    "`NotReady` (503) while the model loads or when its worker has stopped."
+    "`NotReady` (503) while the model loads, when its worker has stopped, or while the server drains to shut down."
     if not engine.ready: raise NotReady('the model is still loading; try again in a few seconds (GET /health says when it is ready)')
     if not engine.scheduler.alive: raise NotReady('the transcription worker has stopped; the server must be restarted')
+    if engine.draining: raise NotReady(_SHUTTING_DOWN)
 
 # %% ../nbs/06_server.ipynb #c013
+def _too_big(limit: int) -> TooLarge:
+    return TooLarge(f"the request body is larger than the server's {limit / 2**20:g} MiB limit; send a shorter "
+                    "recording or compress it (e.g. 16 kHz mono FLAC)")
+
 async def read_body(request: Request, limit: int) -> bytes:
-    "The request body, or `TooLarge` once it passes `limit` bytes."
-    too_big = TooLarge(f"the request body is larger than the server's {limit / 2**20:g} MiB limit; send a shorter "
-                       "recording or compress it (e.g. 16 kHz mono FLAC)")
-    if int(request.headers.get('content-length') or 0) > limit: raise too_big
+    "The request body as sent (before `Content-Encoding` is undone), or `TooLarge` once it passes `limit` bytes."
+    try: announced = int(request.headers.get('content-length') or 0)
+    except ValueError: raise BadRequest(f"the Content-Length header {_shown(request.headers['content-length'])} is not a number") from None
+    if announced > limit: raise _too_big(limit)
     body = bytearray()
     try:
         async for part in request.stream():
             body += part
-            if len(body) > limit: raise too_big
+            if len(body) > limit: raise _too_big(limit)
     except ClientDisconnect: raise ClientGone('the client closed the connection while sending the body') from None
     return bytes(body)
+
+_CODINGS = ('gzip', 'x-gzip', 'deflate', 'br')
+
+def _inflate(data: bytes, coding: str, limit: int) -> bytes:
+    "`data` decompressed as `coding` (gzip members may be concatenated); `TooLarge` past `limit` bytes, `BadRequest` if it is not that."
+    if coding == 'br':
+        import brotli
+        d, out = brotli.Decompressor(), bytearray()
+        try:
+            out += d.process(data, output_buffer_limit=limit + 1)
+            while len(out) <= limit and not d.can_accept_more_data(): out += d.process(b'', output_buffer_limit=limit + 1 - len(out))
+            done = d.is_finished()
+        except brotli.error as e: raise BadRequest(f"the body is not valid br data, though Content-Encoding says so ({e}); send it uncompressed, without that header") from None
+    else:
+        wbits, out, done = (31 if 'gzip' in coding else 15), bytearray(), False
+        try:
+            while data:
+                d = zlib.decompressobj(wbits)
+                out += d.decompress(data, limit + 1 - len(out))
+                while d.unconsumed_tail and len(out) <= limit: out += d.decompress(d.unconsumed_tail, limit + 1 - len(out))
+                if len(out) > limit: break
+                done, data = d.eof, (d.unused_data if d.eof else b'')  # another gzip member may follow
+        except zlib.error as e: raise BadRequest(f"the body is not valid {coding} data, though Content-Encoding says so ({e}); "
+                                                 "send it uncompressed, without that header") from None
+    if len(out) > limit: raise _too_big(limit)
+    if not done: raise BadRequest(f"the {coding} body ends before its compressed data does (truncated); send the whole file")
+    return bytes(out)
+
+def decode_content(body: bytes, encoding: str, limit: int) -> bytes:
+    "The body with its `Content-Encoding` (a comma list, in the order applied) undone; 415 naming an unsupported coding."
+    codings = [c.strip().lower() for c in encoding.split(',') if c.strip()]
+    if bad := [c for c in codings if c not in (*_CODINGS, 'identity')]:
+        raise NotAudio(f"Content-Encoding {bad[0]!r} is not supported; send the body uncompressed, or compressed with gzip, deflate or br")
+    for c in reversed(codings):
+        if c != 'identity': body = _inflate(body, c, limit)
+    return body
 
 def single_valued(params) -> dict[str, str]:
     "Query parameters as a dict; an option given twice is a `BadRequest`, not last-one-wins."
     keys = [k for k, _ in params.multi_items()]
-    if dup := sorted({k for k in keys if keys.count(k) > 1}): raise BadRequest(f"option(s) {', '.join(dup)} given more than once")
+    if dup := sorted({k for k in keys if keys.count(k) > 1}): raise BadRequest(f"option(s) {', '.join(map(_shown, dup))} given more than once")
     return dict(params)
 
 def parse_request(content_type: str, body: bytes, query: Mapping[str, str]) -> tuple[bytes, Options]:
@@ -167,13 +193,24 @@ def _json_object(body: bytes) -> dict:
         raise BadRequest('the JSON object needs "inputs": the audio file as a base64 string' + ('' if 'inputs' not in doc else f", not {type(doc['inputs']).__name__}"))
     return doc
 
+_URL = re.compile(r'\s*(https?|ftp|s3|gs)://', re.I)
+
 def _b64_audio(text: str) -> bytes:
-    "Audio bytes from base64 (standard or URL-safe alphabet, line breaks allowed, optional `data:` URL prefix)."
-    b64 = ''.join((text.split(',', 1)[1] if text.startswith('data:') else text).split())
+    "Audio bytes of `inputs`: base64 (standard or URL-safe, line breaks allowed) or a `data:` URL (base64 or percent-encoded)."
+    if _URL.match(text): raise BadRequest(f'"inputs" is a URL ({_shown(text.strip())}), and URLs are not fetched; put the audio '
+                                          'file itself in "inputs", base64-encoded, or send its bytes as the body')
+    if text.startswith('data:'):
+        head, comma, data = text.partition(',')
+        if not comma: raise BadRequest('"inputs" is a data: URL without the comma before its data; use data:audio/wav;base64,<base64>')
+        if not head.endswith(';base64'): return urllib.parse.unquote_to_bytes(data)
+        text = data
+    b64 = ''.join(text.split())
     try: return base64.b64decode(b64, altchars=b'-_' if ('-' in b64 or '_' in b64) else None, validate=True)
     except (binascii.Error, ValueError) as e: raise BadRequest(f'"inputs" is not valid base64: {e}') from None
 
 # %% ../nbs/06_server.ipynb #c016
+log = logging.getLogger('ta.server')
+
 def pick_device(name: str) -> torch.device:
     "'auto' -> cuda when available, else cpu; 'cuda', 'cuda:N' or 'cpu' as asked. Raises `TaError` for a device this machine lacks."
     if name == 'auto': return torch.device('cuda' if torch.cuda.is_available() else 'cpu')
@@ -184,9 +221,21 @@ def pick_device(name: str) -> torch.device:
     if device.type not in ('cuda', 'cpu'): raise TaError(f"device {name!r} is not supported; use auto, cpu, cuda or cuda:N")
     return device
 
+class _NoKernelNotice(logging.Filter):
+    "Drop transformers' 'install the fast kernel' notices: on CPU there is no such kernel to install."
+    def filter(self, record): return 'falling back to its reference PyTorch implementation' not in record.getMessage()
+
+def quiet_notices(device: torch.device):
+    "Print only what a server's operator can act on: no CUDA-kernel notices on CPU, no library deprecation notices."
+    kernels = logging.getLogger('transformers.integrations.hub_kernels')
+    if device.type == 'cpu' and not any(isinstance(f, _NoKernelNotice) for f in kernels.filters): kernels.addFilter(_NoKernelNotice())
+    for category in (FutureWarning, DeprecationWarning):  # transformers and peft telling ta's developers about their API
+        warnings.filterwarnings('ignore', category=category, module=r'(transformers|peft|torch)(\.|$)')
+
 def load_for_serving(settings: Settings) -> DecodeEngine:
     "Load the checkpoint on the chosen device, then set up (graphs), start and warm the decode engine."
     device = pick_device(settings.device)
+    quiet_notices(device)
     if device.type == 'cuda' and not fast_decode_kernel() and not settings.allow_slow_kernels:
         raise TaError("the fast Gated DeltaNet kernel (flash-linear-attention) is not available, so decoding would run the slow "
                       "reference code; install ta[cuda] (flash-linear-attention, causal-conv1d) or pass --allow-slow-kernels")
@@ -206,14 +255,17 @@ def warm_up(model: DecodeEngine | ASRModel, seconds: tuple[float, ...] = (1.0, 4
 
 # %% ../nbs/06_server.ipynb #c017
 STAGES = ('read', 'decode', 'transcribe', 'total')  # per-request stages timed for /stats
+_SHUTTING_DOWN = "the server is shutting down; send the request again (to another instance, or once it is back)"
+_CUT_SHORT = "the server shut down before your transcript was ready; send the request again"
 
 class Engine:
     "The model, its scheduler and the counters, shared by all routes."
     def __init__(self, settings: Settings):
         self.settings, self.scheduler, self.error = settings, None, None
-        self.requests = self.failed = 0
+        self.requests = self.client_errors = self.server_errors = 0
         self.stage_seconds = dict.fromkeys(STAGES, 0.0)
         self.audio_seconds = 0.0
+        self.draining = self.cut = False  # a shutdown signal came / the drain time is up
 
     def start(self, on_failure=None):
         "Load the model in a background thread; `on_failure(exc)` is called if that fails."
@@ -226,6 +278,27 @@ class Engine:
 
     @property
     def ready(self) -> bool: return self.scheduler is not None
+
+    @property
+    def failed(self) -> int: return self.client_errors + self.server_errors
+
+    def count_failure(self, e: BaseException):
+        "Count a request that ended in `e`: a client error (4xx) or a server error (5xx, anything unexpected)."
+        if isinstance(e, TaError) and e.status < 500: self.client_errors += 1
+        else: self.server_errors += 1
+
+    def drain(self):
+        "A shutdown signal: refuse new requests, and cut the ones in flight short after `drain_s` (a second signal: now)."
+        if self.draining: return self.cut_short()
+        self.draining = True
+        log.info('draining: requests in flight have %g s to finish', self.settings.drain_s)
+        timer = threading.Timer(self.settings.drain_s, self.cut_short); timer.daemon = True; timer.start()
+
+    def cut_short(self):
+        "End the work still in flight: running decoders are killed, and requests waiting for chunks answer 503 (the queue closes at shutdown)."
+        if self.cut: return
+        self.cut = True
+        log.warning('drain time is up: %d decoder(s) stopped, requests still waiting answered 503', stop_decoders())
 
     def stop(self):
         if self.scheduler: self.scheduler.close()
@@ -262,7 +335,14 @@ class Transcription(BaseModel):
 class ErrorBody(BaseModel):
     error: str = Field(description='what went wrong and what to do')
 
-_AUDIO_BODY = {'requestBody': {'required': True, 'content': {
+_OPTION_DOCS = {'return_timestamps': 'word timestamps (not available yet in this version: 400)',
+                'return_speakers': 'speaker labels (not available yet in this version: 400)',
+                'num_speakers': 'the number of speakers, when known', 'max_speakers': 'the most speakers to consider'}
+_QUERY = [{'name': f.name, 'in': 'query', 'required': False, 'description': _OPTION_DOCS[f.name],
+           'schema': {'type': 'boolean'} if f.type == 'bool' else {'type': 'integer', 'minimum': 1}} for f in fields(Options)]
+_ENCODING = {'name': 'Content-Encoding', 'in': 'header', 'required': False, 'description': 'a compressed body: gzip, deflate or br',
+             'schema': {'type': 'string', 'enum': ['gzip', 'deflate', 'br', 'identity']}}
+_AUDIO_BODY = {'parameters': [*_QUERY, _ENCODING], 'requestBody': {'required': True, 'content': {
     'audio/*': {'schema': {'type': 'string', 'format': 'binary'}, 'example': '(the bytes of a wav/flac/mp3/ogg/m4a/webm/mp4/aiff file)'},
     'application/json': {'schema': {'type': 'object', 'required': ['inputs'], 'properties': {
         'inputs': {'type': 'string', 'description': 'base64 audio file'},
@@ -282,12 +362,14 @@ async def post_transcribe(request: Request, engine: Engine = Depends(get_engine)
     require_ready(engine)
     t0 = time.perf_counter(); engine.requests += 1
     try:
-        body = await read_body(request, engine.settings.max_body_bytes); t1 = time.perf_counter()
+        limit = engine.settings.max_body_bytes
+        body = await read_body(request, limit); t1 = time.perf_counter()
+        body = await run_in_threadpool(decode_content, body, request.headers.get('content-encoding', ''), limit)
         audio_bytes, options = parse_request(request.headers.get('content-type', ''), body, single_valued(request.query_params))
         audio = await run_in_threadpool(decode_audio, audio_bytes, engine.settings.max_audio_s); t2 = time.perf_counter()
         result = transcript_json(await transcribe_audio(request, engine, audio, options)); t3 = time.perf_counter()
-    except BaseException:
-        engine.failed += 1; raise
+    except BaseException as e:
+        engine.count_failure(e); raise
     for k, v in zip(STAGES, (t1 - t0, t2 - t1, t3 - t2, t3 - t0)): engine.stage_seconds[k] += v
     engine.audio_seconds += audio_seconds(audio)
     return result
@@ -311,9 +393,10 @@ stats_router = APIRouter(tags=['stats'])
 
 @stats_router.get('/stats', summary='Batches, chunks, GPU time, queue wait, per-stage request time', dependencies=[Depends(check_api_key)])
 def get_stats(engine: Engine = Depends(get_engine)) -> dict:
-    "Counters since start; times in seconds, `mean_stage_seconds` over successful requests."
+    "Counters since start: requests, failed = client errors (4xx, 499 included) + server errors (5xx); times in seconds, `mean_stage_seconds` over successful requests."
     ok = engine.requests - engine.failed
-    return {'requests': engine.requests, 'failed_requests': engine.failed, 'audio_seconds': round(engine.audio_seconds, 3),
+    return {'requests': engine.requests, 'failed_requests': engine.failed, 'client_errors': engine.client_errors,
+            'server_errors': engine.server_errors, 'audio_seconds': round(engine.audio_seconds, 3),
             'engine': engine.scheduler.stats.as_dict() if engine.ready else None,
             'mean_stage_seconds': {k: (v / ok if ok else 0.0) for k, v in engine.stage_seconds.items()}}
 
@@ -327,7 +410,7 @@ def add_error_handlers(app: FastAPI):
         if e.status >= 500 or e.status == 499: log.warning('%s %s -> %d: %s', request.method, request.url.path, e.status, e.message)
         return _error(e.status, e.message, headers={'Retry-After': '5'} if e.status == 503 else None)
     @app.exception_handler(StarletteHTTPException)
-    async def http_error(request, e): return _error(e.status_code, str(e.detail))
+    async def http_error(request, e): return _error(e.status_code, str(e.detail), headers=getattr(e, 'headers', None))
     @app.exception_handler(RequestValidationError)
     async def validation_error(request, e): return _error(400, f'bad request: {e.errors()}')
     @app.exception_handler(Exception)
@@ -336,32 +419,74 @@ def add_error_handlers(app: FastAPI):
         return _error(500, f'internal error ({type(e).__name__}: {e}); the server log has the details')
 
 # %% ../nbs/06_server.ipynb #c026
+docs_router = APIRouter(include_in_schema=False)
+
+def _docs_assets() -> Path:
+    "The folder of Swagger UI and ReDoc files that the `fastapi-offline` package ships."
+    import fastapi_offline
+    return Path(fastapi_offline.__file__).parent / 'static'
+
+@docs_router.get('/docs')
+def get_docs():
+    from fastapi.openapi.docs import get_swagger_ui_html
+    return get_swagger_ui_html(openapi_url='/openapi.json', title='ta - API', swagger_js_url='/docs/assets/swagger-ui-bundle.js',
+                               swagger_css_url='/docs/assets/swagger-ui.css', swagger_favicon_url='/docs/assets/favicon.png')
+
+@docs_router.get('/redoc')
+def get_redoc():
+    from fastapi.openapi.docs import get_redoc_html
+    return get_redoc_html(openapi_url='/openapi.json', title='ta - API', redoc_js_url='/docs/assets/redoc.standalone.js',
+                          redoc_favicon_url='/docs/assets/favicon.png', with_google_fonts=False)
+
 def build_app(settings: Settings | None = None, on_failure=None) -> FastAPI:
-    "The FastAPI app: routers, error handlers, and an `Engine` that starts loading the model at start-up."
+    "The FastAPI app: routers, error handlers, CORS when configured, and an `Engine` that starts loading the model at start-up."
     from contextlib import asynccontextmanager
+    from fastapi.staticfiles import StaticFiles
     settings = settings or Settings()
     @asynccontextmanager
     async def lifespan(app):
         app.state.engine.start(on_failure); yield; app.state.engine.stop()
-    app = FastAPI(title='ta', summary='Speech-to-text server: audio file in, transcript out', lifespan=lifespan)
+    app = FastAPI(title='ta', summary='Speech-to-text server: audio file in, transcript out', lifespan=lifespan, docs_url=None, redoc_url=None)
     app.state.engine = Engine(settings)
     from ta.openai_api import openai_router, add_openai_errors
-    for r in (transcribe_router, health_router, stats_router, openai_router): app.include_router(r)
+    for r in (transcribe_router, health_router, stats_router, docs_router, openai_router): app.include_router(r)
+    app.mount('/docs/assets', StaticFiles(directory=_docs_assets()), name='docs-assets')
+    if origins := settings.cors_origin_list:
+        from fastapi.middleware.cors import CORSMiddleware
+        app.add_middleware(CORSMiddleware, allow_origins=origins, allow_methods=['GET', 'HEAD', 'POST'], max_age=600,
+                           allow_headers=['Authorization', 'Content-Type', 'Content-Encoding'], expose_headers=['Retry-After'])
     add_error_handlers(app); add_openai_errors(app)
     return app
 
+def check_port(host: str, port: int):
+    "Raise `TaError` suggesting `--port` when `port` on `host` is taken (0: the system picks one, always free)."
+    if port == 0: return
+    with socket.socket(socket.AF_INET6 if ':' in host else socket.AF_INET) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds: a port in TIME_WAIT is free
+        try: s.bind((host, port))
+        except OSError as e:
+            if e.errno != errno.EADDRINUSE: raise TaError(f"cannot listen on {host}:{port}: {e.strerror}; check --host and --port") from None
+            raise TaError(f"port {port} on {host} is already in use (another ta serve?); choose another with --port, "
+                          f"e.g. --port {port + 1 if port < 65535 else 8001}, or stop the program using it") from None
+
 def serve(settings: Settings) -> int:
-    "Run uvicorn until interrupted; exit code 1 when the model cannot be loaded. Raises `TaError` for a device this machine lacks."
+    "Run uvicorn until interrupted; exit code 1 when the model cannot be loaded. Raises `TaError` for a device this machine lacks or a port in use."
     import uvicorn
     device = pick_device(settings.device)  # a bad device is refused before anything listens
     if settings.graph_mode in ('graph', 'compiled') and device.type != 'cuda':
         raise TaError(f"--graph-mode {settings.graph_mode} needs a CUDA device, and this server would run on {device}; use --graph-mode eager")
+    check_port(settings.host, settings.port)
+    app, failed = build_app(settings, lambda e: (failed.append(e), setattr(server, 'should_exit', True))), []
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig, frame):   # Ctrl-C / SIGTERM: drain, then uvicorn's own graceful shutdown
+            engine = app.state.engine
+            if engine.draining and not engine.cut: return engine.cut_short()  # the second: end the drain now, still shut down cleanly
+            engine.drain(); super().handle_exit(sig, frame)                    # a third forces uvicorn out
     # keep-alive 75 s, past the 5 s of common clients (httpx, aiohttp): a server that closes an idle connection exactly
     # when the client reuses it loses that request (the client sees a dropped connection, not an answer)
-    server = uvicorn.Server(uvicorn.Config(None, host=settings.host, port=settings.port, log_level='info', timeout_keep_alive=75))
-    failed = []
-    def on_failure(e): failed.append(e); server.should_exit = True
-    server.config.app = build_app(settings, on_failure)
+    server = Server(uvicorn.Config(app, host=settings.host, port=settings.port, log_level='info', timeout_keep_alive=75,
+                                   timeout_graceful_shutdown=settings.drain_s + 5))
     logging.basicConfig(level=logging.INFO, format='%(asctime)s %(levelname)s %(name)s: %(message)s')
-    server.run()
+    try: server.run()
+    except KeyboardInterrupt: pass  # uvicorn raises the Ctrl-C it handled again once it has shut down cleanly
     return 1 if failed else 0
