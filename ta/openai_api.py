@@ -250,16 +250,16 @@ def record(engine: Engine, times: tuple[float, ...], seconds: float):
 
 async def stream_events(engine: Engine, audio: np.ndarray, times: tuple[float, float, float]) -> AsyncIterator[str]:
     "Server-sent events of `audio`'s transcript, chunk by chunk; counts the request in `engine`'s stats when done."
-    texts, ok = [], False
+    texts, ok, err = [], False, None
     try:
         async for c in chunk_texts(None, engine, audio):   # a client that leaves cancels this generator, and its chunks
             if c.text: texts.append(c.text); yield sse({'type': 'transcript.text.delta', 'delta': c.text if len(texts) == 1 else ' ' + c.text})
         yield sse({'type': 'transcript.text.done', 'text': join_texts(texts)}); ok = True
     except Exception as e:
-        yield sse({'type': 'error', **openai_error(getattr(e, 'status', 500), _why(e))})
+        err = e; yield sse({'type': 'error', **openai_error(getattr(e, 'status', 500), _why(e))})
     finally:
         if ok: record(engine, (*times, time.perf_counter()), audio_seconds(audio))
-        else: engine.failed += 1
+        else: engine.count_failure(err or ClientGone('the client closed the stream before it ended'))
 
 # %% ../nbs/06a_openai.ipynb #a024
 _CODES = {401: 'invalid_api_key', 404: 'not_found', 413: 'file_too_large', 415: 'unsupported_file', 499: 'client_closed_request', 503: 'model_not_ready'}
@@ -324,7 +324,7 @@ async def post_transcription(request: Request, engine: Engine = Depends(get_engi
         audio = await run_in_threadpool(decode_audio, audio_bytes, engine.settings.max_audio_s); t2 = time.perf_counter()
         if form.stream: return StreamingResponse(stream_events(engine, audio, (t0, t1, t2)), media_type='text/event-stream')
         t = await transcribe_audio(request, engine, audio, form.options); t3 = time.perf_counter()
-    except BaseException:
-        engine.failed += 1; raise
+    except BaseException as e:
+        engine.count_failure(e); raise
     record(engine, (t0, t1, t2, t3), t.duration)
     return format_response(t, form)
