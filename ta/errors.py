@@ -6,7 +6,8 @@
 from __future__ import annotations
 
 # %% auto #0
-__all__ = ['TaError', 'BadRequest', 'Unauthorized', 'TooLarge', 'NotAudio', 'ClientGone', 'NotReady', 'ModelLoadError']
+__all__ = ['TaError', 'BadRequest', 'Unauthorized', 'NotFound', 'TooLarge', 'NotAudio', 'ClientGone', 'NotReady',
+           'ModelLoadError']
 
 # %% ../nbs/00_errors.ipynb #c005
 class TaError(Exception):
@@ -16,6 +17,7 @@ class TaError(Exception):
 
 class BadRequest(TaError):   status = 400  # malformed request, undecodable or empty audio
 class Unauthorized(TaError): status = 401  # missing or wrong bearer key
+class NotFound(TaError):     status = 404  # no such resource (a model id the server does not serve)
 class TooLarge(TaError):     status = 413  # body or audio duration over the configured limit
 class NotAudio(TaError):     status = 415  # the bytes are not an audio or video container
 class ClientGone(TaError):   status = 499  # the client closed the connection before the answer

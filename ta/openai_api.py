@@ -14,7 +14,7 @@ from fastapi import APIRouter, Depends, FastAPI, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse, PlainTextResponse, Response, StreamingResponse
 from .audio import decode_audio, chunk_bounds, audio_seconds, SAMPLE_RATE
-from .errors import TaError, BadRequest, ClientGone, NotReady
+from .errors import TaError, BadRequest, ClientGone, NotReady, NotFound
 from .pipeline import join_texts
 from .server import (_CUT_SHORT, Engine, Options, STAGES, get_engine, check_api_key, read_body, parse_form, parse_options,
                        require_ready, _as_bool)
@@ -24,7 +24,7 @@ __all__ = ['RESPONSE_FORMATS', 'GRANULARITIES', 'MAX_PROMPT_CHARS', 'openai_rout
            'Transcript', 'align_chunk', 'diarize_audio', 'transcribe_audio', 'transcript_json', 'InvalidParam',
            'TranscriptionForm', 'parse_transcription_form', 'transcript_segments', 'verbose_json', 'srt', 'vtt',
            'format_response', 'sse', 'record', 'stream_events', 'openai_error', 'add_openai_errors', 'model_name',
-           'get_models', 'post_transcription']
+           'get_models', 'get_model', 'post_transcription']
 
 # %% ../nbs/06a_openai.ipynb #a005
 _pool: ThreadPoolExecutor | None = None
@@ -295,9 +295,18 @@ def model_name(engine: Engine) -> str:
 @openai_router.get('/models', summary='The served model (OpenAI shape)', dependencies=[Depends(check_api_key)])
 def get_models(engine: Engine = Depends(get_engine)) -> dict:
     "`{object: list, data: [{id, object: model, created, owned_by}]}` with the one model this server transcribes with."
+    return {'object': 'list', 'data': [_model_card(engine)]}
+
+def _model_card(engine: Engine) -> dict:
     cfg = Path(engine.settings.model) / 'config.json'
     created = int(cfg.stat().st_mtime) if cfg.is_file() else 0   # a local checkpoint's date; 0 for a Hub id
-    return {'object': 'list', 'data': [{'id': model_name(engine), 'object': 'model', 'created': created, 'owned_by': 'ta'}]}
+    return {'id': model_name(engine), 'object': 'model', 'created': created, 'owned_by': 'ta'}
+
+@openai_router.get('/models/{model_id:path}', summary='One model (OpenAI shape)', dependencies=[Depends(check_api_key)])
+def get_model(model_id: str, engine: Engine = Depends(get_engine)) -> dict:
+    "The served model's card (what the `openai` client's `models.retrieve` reads); 404 for any other id."
+    if model_id != model_name(engine): raise NotFound(f"no model {model_id!r} here; this server serves {model_name(engine)!r} (GET /v1/models)")
+    return _model_card(engine)
 
 _FORM_BODY = {'requestBody': {'required': True, 'content': {'multipart/form-data': {'schema': {
     'type': 'object', 'required': ['file'], 'properties': {
