@@ -51,15 +51,15 @@ async def _chunk_text(request: Request | None, engine: Engine, future: Future, f
     waiting = asyncio.wrap_future(future)
     try:
         while True:
+            if engine.cut:   # the drain time is up (checked first: chunks that each finish within the poll would hide it)
+                waiting.add_done_callback(_retrieved)
+                raise NotReady(_CUT_SHORT)
             done, _ = await asyncio.wait({waiting}, timeout=0.5)
             if done: return waiting.result()
             if request is not None and await request.is_disconnected():
                 for f in futures: f.cancel()
                 waiting.add_done_callback(_retrieved)
                 raise ClientGone('the client closed the connection before the transcript was ready')
-            if engine.cut:   # the drain time is up: its queued chunks fail when the engine closes
-                waiting.add_done_callback(_retrieved)
-                raise NotReady(_CUT_SHORT)
     except (asyncio.CancelledError, RuntimeError):
         if engine.draining: raise NotReady(_CUT_SHORT) from None  # the engine closed, or uvicorn gave up waiting
         raise
