@@ -26,7 +26,7 @@ __all__ = ['BUCKETS', 'PREFILL_BUCKETS', 'ADMIT_MIN_CHUNKS', 'ADMIT_MAX_WAIT', '
            'ban_repeated_ngrams_', 'RowPool', 'new_pool', 'rows_view', 'attention_step', 'linear_attention_step',
            'sample', 'decode_step', 'prefill', 'EncoderGraph', 'capture_encoder', 'encode_with', 'EngineStats',
            'DecodeEngine', 'capture', 'setup', 'token_budget', 'budget_for', 'submit_features', 'submit',
-           'transcribe_features', 'transcribe_clips', 'transcribe', 'close']
+           'transcribe_clips', 'transcribe', 'close']
 
 # %% ../nbs/09_engine.ipynb #c006
 BUCKETS = (1, 2, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128)  # row counts a decode step is captured for
@@ -407,11 +407,6 @@ def submit(self, clips: list[np.ndarray]) -> list[Future]:
     if bad := [c.shape for c in clips if c.ndim != 1]: raise ValueError(f"a clip must be 1-D [samples] mono, got shape {bad[0]}")
     return self._queue([_Job(c, None, self.budget_for(-(-max(len(c), SAMPLES_PER_TOKEN) // (HOP_LENGTH * FRAME_STACK)))) for c in clips])
 DecodeEngine.submit = submit
-
-def transcribe_features(self, feats: list[Tensor]) -> list[str]:
-    "Transcripts of chunks given as features, blocking until all are done."
-    return [f.result() for f in self.submit_features(feats)]
-DecodeEngine.transcribe_features = transcribe_features
 
 def transcribe_clips(self, clips: list[np.ndarray]) -> list[str]:
     "Transcripts of 16 kHz mono float32 clips (each at most one chunk), blocking."
