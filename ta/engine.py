@@ -4,7 +4,7 @@
 
 # %% ../nbs/09_engine.ipynb #c002
 from __future__ import annotations
-import enum, inspect, math, threading, time
+import enum, math, sys, threading, time
 from collections import OrderedDict, deque
 from concurrent.futures import Future
 from dataclasses import dataclass, field
@@ -12,7 +12,6 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 from torch import Tensor
-from transformers import StaticCache
 from .audio import SAMPLE_RATE
 from .features import clip_features, HOP_LENGTH, FRAME_STACK, SAMPLES_PER_TOKEN, FEATURE_DIM
 from .model import ASRModel, _until_stop
@@ -24,13 +23,14 @@ from .patches.lm_head import contiguous_lm_head_input
 __all__ = ['BUCKETS', 'PREFILL_BUCKETS', 'ADMIT_MIN_CHUNKS', 'ADMIT_MAX_WAIT', 'MAX_CHUNK_SECONDS', 'WARMUP_STEPS', 'MAX_FRAMES',
            'SYNTHETIC_TOKENS_PER_SECOND', 'GraphMode', 'buckets_for', 'bucket_table', 'fast_decode_kernel',
            'ban_repeated_ngrams_', 'RowPool', 'new_pool', 'rows_view', 'attention_step', 'linear_attention_step',
-           'sample', 'decode_step', 'prefill', 'EncoderGraph', 'capture_encoder', 'encode_with', 'EngineStats',
-           'DecodeEngine', 'capture', 'setup', 'token_budget', 'budget_for', 'submit_features', 'submit',
-           'transcribe_clips', 'transcribe', 'close']
+           'sample', 'decode_step', 'attention_prefill', 'linear_attention_prefill', 'prefill', 'EncoderGraph',
+           'capture_encoder', 'PrefillGraph', 'encode_with', 'EngineStats', 'DecodeEngine', 'capture',
+           'capture_prefill', 'setup', 'token_budget', 'budget_for', 'submit_features', 'submit', 'transcribe_clips',
+           'transcribe', 'close']
 
 # %% ../nbs/09_engine.ipynb #c006
 BUCKETS = (1, 2, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128)  # row counts a decode step is captured for
-PREFILL_BUCKETS = (1, 4, 16, 64)  # rows of a prefill: admissions are padded to one of these (fla tunes its kernels once per size)
+PREFILL_BUCKETS = (1, 2, 4, 8, 16, 32, 64)  # rows of a prefill: an admission is padded to one of these (one CUDA graph each)
 ADMIT_MIN_CHUNKS = 32     # while rows are running, an admission waits until this many chunks wait (or as many as rows are free)...
 ADMIT_MAX_WAIT = 32       # ...or until the oldest waiting chunk has waited this many decode steps
 MAX_CHUNK_SECONDS = 18.0  # longest chunk `ta.audio.chunk_bounds` cuts; sizes each row's KV cache
@@ -181,36 +181,70 @@ def decode_step(decoder, pool: RowPool, stop_ids: Tensor, pad_id: int, ngram: in
     sample(pool, decoder.lm_head(m.norm(x)), stop_ids, pad_id, ngram)
 
 # %% ../nbs/09_engine.ipynb #c019
-def _cache_kw(decoder) -> str:
-    "The name transformers' forward takes the cache by: `cache` from 5.24 on, `past_key_values` before."
-    return 'cache' if 'cache' in inspect.signature(decoder.forward).parameters else 'past_key_values'
+def _kernels(lin):
+    "The modeling module of Gated DeltaNet layer `lin`: its `causal_conv1d_fn` and `torch_chunk_gated_delta_rule` call causal-conv1d and fla where installed, else torch."
+    return sys.modules[type(lin).__module__]
 
-def _move_cache(decoder, cache: StaticCache, pool: RowPool, rows: Tensor, L: int) -> None:
-    "Copy the first n = len(rows) prompts of a prefill cache (L columns) into pool `rows`; KV columns past L are zeroed, so no earlier row's keys remain."
-    n, kv, lin = len(rows), iter(pool.kv), iter(zip(pool.conv, pool.rec))
-    for layer, c in zip(decoder.model.layers, cache.layers):
-        if hasattr(layer, 'linear_attn'):
-            conv, rec = next(lin)
-            conv.index_copy_(0, rows, c.conv_states[0][:n].to(conv.dtype)); rec.index_copy_(0, rows, c.recurrent_states[0][:n].float())
-        else:
-            for buf, new in zip(next(kv), (c.keys, c.values)):
-                buf.index_copy_(0, rows, F.pad(new[:n, :, :L], (0, 0, 0, pool.cache_len - L)))
+def attention_prefill(attn, h: Tensor, k_cache: Tensor, v_cache: Tensor, rows: Tensor, cos: Tensor, sin: Tensor, allowed: Tensor) -> Tensor:
+    "Gated GQA attention over left-padded prompts h [B, L, D] -> [B, L, D]; writes k, v to columns < L of `rows` [B] of k_cache, v_cache [R, KV, C, hd], zeroing the others."
+    B, L, hd = *h.shape[:2], attn.head_dim
+    q, gate = attn.q_proj(h).view(B, L, -1, 2 * hd).chunk(2, -1)                     # [B, L, H, hd] each
+    q = _rope(attn.q_norm(q).transpose(1, 2), cos, sin)                              # [B, H, L, hd]
+    k = _rope(attn.k_norm(attn.k_proj(h).view(B, L, -1, hd)).transpose(1, 2), cos, sin)  # [B, KV, L, hd]
+    v = attn.v_proj(h).view(B, L, -1, hd).transpose(1, 2)
+    room = (0, 0, 0, k_cache.shape[2] - L)
+    k_cache.index_copy_(0, rows, F.pad(k, room)); v_cache.index_copy_(0, rows, F.pad(v, room))
+    o = F.scaled_dot_product_attention(q, k, v, attn_mask=allowed, enable_gqa=True)  # [B, H, L, hd]
+    return attn.o_proj(o.transpose(1, 2).reshape(B, L, -1) * torch.sigmoid(gate.reshape(B, L, -1)))
+
+def linear_attention_prefill(lin, h: Tensor, keep: Tensor, conv_state: Tensor, rec_state: Tensor, rows: Tensor) -> Tensor:
+    "Gated DeltaNet over left-padded prompts h [B, L, D] (keep [B, L, 1]: 0 on padding) -> [B, L, D]; writes the conv state [conv_dim, K] and fp32 recurrent state of each prompt to its row of conv_state, rec_state."
+    B, L, _ = h.shape
+    kern, K = _kernels(lin), conv_state.shape[-1]
+    h = h * keep                                                                      # padding never reaches a state
+    qkv = lin.in_proj_qkv(h).transpose(1, 2)                                          # [B, conv_dim, L]
+    conv_state.index_copy_(0, rows, F.pad(qkv, (max(0, K - L), 0))[:, :, -K:])         # the last K inputs: the step's window
+    x = kern.causal_conv1d_fn(qkv, lin.conv1d.weight.squeeze(1), lin.conv1d.bias, activation=lin.activation).transpose(1, 2)
+    q, k, v = x.split([lin.key_dim, lin.key_dim, lin.value_dim], -1)
+    q, k, v = q.reshape(B, L, -1, lin.head_k_dim), k.reshape(B, L, -1, lin.head_k_dim), v.reshape(B, L, -1, lin.head_v_dim)
+    beta = lin.in_proj_b(h).sigmoid()                                                 # [B, L, HV]
+    g = -lin.A_log.float().exp() * F.softplus(lin.in_proj_a(h).float() + lin.dt_bias)
+    o, state = kern.torch_chunk_gated_delta_rule(q, k, v, g=g, beta=beta, initial_state=None, output_final_state=True,
+                                                 use_qk_l2norm_in_kernel=True)       # o [B, L, HV, dv], state [B, HV, dk, dv]
+    rec_state.index_copy_(0, rows, state.float())
+    z = lin.in_proj_z(h).reshape(-1, lin.head_v_dim)
+    return lin.out_proj(lin.norm(o.reshape(-1, lin.head_v_dim), z).view(B, L, -1))
+
+def _prefill_rope(rot, pos: Tensor, dtype: torch.dtype) -> tuple[Tensor, Tensor]:
+    "cos, sin [B, 1, L, rotary_dim] of positions pos [B, L] (text positions: every rotary section at the same position)."
+    angle = pos[..., None].float() * rot.inv_freq                                     # [B, L, rotary_dim / 2]
+    angle = torch.cat([angle, angle], -1)[:, None]
+    return (angle.cos() * rot.attention_scaling).to(dtype), (angle.sin() * rot.attention_scaling).to(dtype)
 
 @torch.inference_mode()
 def prefill(decoder, pool: RowPool, rows: Tensor, embeds: Tensor, mask: Tensor, budgets: Tensor, stop_ids: Tensor) -> None:
-    "Run left-padded prompts embeds [B, L, D], mask [B, L] and move the first n = len(rows) into pool `rows`, sampling each one's first token."
-    n, (B, L) = len(rows), mask.shape
-    assert n <= B and L + pool.new_tokens <= pool.cache_len, (n, B, L, pool.new_tokens, pool.cache_len)
-    pad = (mask == 0).sum(1)                                                          # [B]
-    cache = StaticCache(config=decoder.config, max_cache_len=L)
-    logits = decoder(inputs_embeds=embeds, attention_mask=mask, position_ids=(torch.arange(L, device=mask.device) - pad[:, None]).clamp(min=0),
-                     **{_cache_kw(decoder): cache}, use_cache=True, logits_to_keep=1).logits[:n, -1]  # [n, V]
-    _move_cache(decoder, cache, pool, rows, L)
-    first = logits.float().argmax(-1)                                                 # no n-gram to ban yet
+    "Run left-padded prompts embeds [B, L, D] (mask [B, L], 1 on real tokens) into pool rows `rows` [B], sampling each one's first token; `budgets` [B] most new tokens. Capturable."
+    (B, L), m = mask.shape, decoder.model
+    assert len(rows) == B and L + pool.new_tokens <= pool.cache_len, (len(rows), B, L, pool.new_tokens, pool.cache_len)
+    pad, col = (mask == 0).sum(1), torch.arange(L, device=mask.device)                # [B], [L]
+    cos, sin = _prefill_rope(m.rotary_emb, (col - pad[:, None]).clamp(min=0), embeds.dtype)
+    key, query = col[None, None], col[None, :, None]
+    allowed = ((key <= query) & (key >= pad[:, None, None]) | (key == query))[:, None]  # [B, 1, L, L]: causal, no padding key
+    keep, x, n_kv, n_lin = mask[..., None].to(embeds.dtype), embeds, 0, 0
+    for layer in m.layers:
+        h = layer.input_layernorm(x)
+        if hasattr(layer, 'linear_attn'):
+            x = x + linear_attention_prefill(layer.linear_attn, h, keep, pool.conv[n_lin], pool.rec[n_lin], rows); n_lin += 1
+        else:
+            x = x + attention_prefill(layer.self_attn, h, *pool.kv[n_kv], rows, cos, sin, allowed); n_kv += 1
+        x = x + layer.mlp(layer.post_attention_layernorm(x))
+    first = decoder.lm_head(m.norm(x[:, -1])).float().argmax(-1)                      # [B]; no n-gram to ban yet
     budgets = budgets.clamp(max=pool.new_tokens)
-    pool.pad[rows] = pad[:n]; pool.pos[rows] = L; pool.tok[rows] = first; pool.step[rows] = 1; pool.budget[rows] = budgets
-    pool.out[rows] = F.pad(first[:, None], (0, pool.new_tokens))
-    pool.done[rows] = (first[:, None] == stop_ids).any(-1) | (budgets <= 1)
+    pool.pad.index_copy_(0, rows, pad); pool.pos.index_fill_(0, rows, L); pool.tok.index_copy_(0, rows, first)
+    pool.step.index_fill_(0, rows, 1); pool.budget.index_copy_(0, rows, budgets)
+    pool.out.index_copy_(0, rows, F.pad(first[:, None], (0, pool.new_tokens)))
+    pool.done.index_copy_(0, rows, (first[:, None] == stop_ids).any(-1) | (budgets <= 1))
+
 
 # %% ../nbs/09_engine.ipynb #c021
 @dataclass(eq=False)
@@ -241,6 +275,15 @@ def capture_encoder(model: ASRModel, rows: int, mempool) -> EncoderGraph:
     g = torch.cuda.CUDAGraph()
     with torch.cuda.graph(g, pool=mempool): frames, frame_mask = _encode(model, feats, mask)
     return EncoderGraph(feats, mask, frames, frame_mask, g)
+
+@dataclass(eq=False)
+class PrefillGraph:
+    "A prefill of `rows` prompts captured as a CUDA graph: fill the inputs, replay; it writes into the row pool (`prefill`)."
+    embeds: Tensor   # [rows, prompt_room, D] decoder dtype, left-padded prompts
+    mask: Tensor     # [rows, prompt_room] long, 1 on real tokens
+    rows: Tensor     # [rows] long, the pool row of each prompt (padding prompts: the spare row)
+    budgets: Tensor  # [rows] long, most new tokens
+    graph: torch.cuda.CUDAGraph
 
 def encode_with(eg: EncoderGraph, feats: list[Tensor]) -> list[Tensor]:
     "Audio tokens per chunk (each fp32 [n_i, D]) of up to `rows` chunks' features (each [T_i <= MAX_FRAMES, 320], on the graph's device)."
@@ -301,11 +344,13 @@ class DecodeEngine:
         if self.graph_mode is not GraphMode.EAGER and not cuda:
             raise ValueError(f'graph mode {self.graph_mode.value!r} needs a CUDA device, the model is on {model.device}')
         self.max_batch_size, self.tokens_per_second = max_batch_size, tokens_per_second
-        self.table, self.stats, self.graphs, self.encoder_graphs = bucket_table(max_batch_size), EngineStats(), {}, {}
+        self.table, self.stats, self.graphs = bucket_table(max_batch_size), EngineStats(), {}
+        self.encoder_graphs: dict[int, EncoderGraph] = {}; self.prefill_graphs: dict[int, PrefillGraph] = {}
         self.stop_ids = torch.tensor(model.stop_token_ids, device=model.device)
         self.pad_id, self.ngram, self.new_tokens = model.pad_token_id, model.config.no_repeat_ngram_size, model.config.max_new_tokens
         self.prompt_room = _prompt_room(model, max_chunk_seconds)
-        self.pool = new_pool(self.decoder, max_batch_size, self.prompt_room + self.new_tokens, self.new_tokens, model.device)
+        self.spare = max_batch_size   # a pool row no decode step reads: where a prefill's padding prompts go
+        self.pool = new_pool(self.decoder, max_batch_size + 1, self.prompt_room + self.new_tokens, self.new_tokens, model.device)
         self.rows: list[_Job | None] = [None] * max_batch_size   # the job each pool row decodes
         self._queues: OrderedDict[int, deque[_Job]] = OrderedDict()  # request id -> its waiting chunks, served round-robin
         self.prefill_table = bucket_table(min(max_batch_size, PREFILL_BUCKETS[-1]), PREFILL_BUCKETS)
@@ -345,12 +390,31 @@ def capture(self, b: int, mempool) -> None:
 DecodeEngine.capture = capture
 
 @torch.inference_mode()
-def _prefill_warmup(self, b: int) -> None:
-    "A prefill of bucket b's fixed shape into rows 0..b-1 (then freed): fla's kernels tune for it now, not while serving."
+def capture_prefill(self, b: int, mempool) -> None:
+    "Run a prefill of b prompts twice on a side stream (fla tunes its kernels on the first), then capture one as a CUDA graph; all into the spare row."
     ids = torch.full((b, self.prompt_room), self.pad_id, device=self.device)
-    prefill(self.decoder, self.pool, torch.arange(b, device=self.device), self.decoder.get_input_embeddings()(ids),
-            torch.ones_like(ids), torch.ones(b, dtype=torch.long, device=self.device), self.stop_ids)
-DecodeEngine._prefill_warmup = _prefill_warmup
+    embeds, mask = self.decoder.get_input_embeddings()(ids), torch.ones_like(ids)
+    rows, budgets = torch.full((b,), self.spare, device=self.device), torch.ones(b, dtype=torch.long, device=self.device)
+    args = (self.decoder, self.pool, rows, embeds, mask, budgets, self.stop_ids)
+    side = torch.cuda.Stream(); side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        for _ in range(2): prefill(*args)
+    torch.cuda.current_stream().wait_stream(side)
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g, pool=mempool): prefill(*args)
+    self.prefill_graphs[b] = PrefillGraph(embeds, mask, rows, budgets, g)
+DecodeEngine.capture_prefill = capture_prefill
+
+def _prefill(self, rows: list[int], embeds: Tensor, mask: Tensor, budgets: list[int]) -> None:
+    "Prefill the padded prompts embeds [B, L, D], mask [B, L] into `rows` (then the spare row for padding): replay size B's graph, or run it (eager mode only)."
+    B = len(mask)
+    rows_t = torch.tensor(rows + [self.spare] * (B - len(rows)), device=self.device)
+    budgets_t = torch.tensor(budgets + [1] * (B - len(budgets)), device=self.device)
+    if (g := self.prefill_graphs.get(B)) is not None:
+        g.embeds.copy_(embeds); g.mask.copy_(mask); g.rows.copy_(rows_t); g.budgets.copy_(budgets_t); g.graph.replay()
+    elif self.graph_mode is GraphMode.EAGER: prefill(self.decoder, self.pool, rows_t, embeds, mask, budgets_t, self.stop_ids)
+    else: raise RuntimeError(f'no prefill graph for {B} rows: call setup() first (no eager fallback in {self.graph_mode.value} mode)')
+DecodeEngine._prefill = _prefill
 
 def setup(self, progress=print) -> DecodeEngine:
     "Capture a graph per bucket (largest first, one memory pool) unless eager, then start the worker; safe to call twice. Returns self."
@@ -363,8 +427,8 @@ def setup(self, progress=print) -> DecodeEngine:
             progress(f'captured graph {i}/{len(order)} ({self.graph_mode.value}): bucket {b} ({time.perf_counter() - t0:.1f} s)')
         enc_pool = torch.cuda.graph_pool_handle()   # apart from the decode graphs': encoder outputs are read after replay
         for b in sorted(set(self.prefill_table.values()), reverse=True):
-            self.encoder_graphs[b] = capture_encoder(self.model, b, enc_pool); self._prefill_warmup(b)
-            progress(f'captured the encoder for {b} chunks, tuned prefill ({time.perf_counter() - t0:.1f} s)')
+            self.encoder_graphs[b] = capture_encoder(self.model, b, enc_pool); self.capture_prefill(b, mempool)
+            progress(f'captured the encoder and the prefill for {b} chunks ({time.perf_counter() - t0:.1f} s)')
         self.pool.done.fill_(True); self.pool.pos.zero_(); torch.cuda.synchronize()  # warm-up steps and prefills ran on free rows
         progress(f'captured {len(order)} graphs in {time.perf_counter() - t0:.1f} s, '
                  f'{torch.cuda.memory_reserved(self.device) / 2**30:.1f} GiB reserved on {self.device}')
@@ -474,8 +538,7 @@ def _admit(self, pairs: list[tuple[int, _Job]]) -> None:
     try:
         embeds, mask = self._prompts(jobs); self._sync()
         t1 = time.perf_counter()
-        prefill(self.decoder, self.pool, torch.tensor(rows, device=self.device), embeds, mask,
-                torch.tensor([j.budget for j in jobs], device=self.device), self.stop_ids); self._sync()
+        self._prefill(rows, embeds, mask, [j.budget for j in jobs]); self._sync()
     except Exception as e:
         if len(pairs) > 1:   # find the culprit: each job again on its own, so only the failing chunk fails
             for p in pairs: self._admit([p])
