@@ -70,6 +70,19 @@ def fairness(eng: DecodeEngine, x: np.ndarray, shorts: int = 20, gap_s: float = 
                 long_wall_s=round(long_done[0][1], 3) if long_done else None, shorts_answered_before_long_ended=sum(
                     b < long_done[0][1] for _, b, _ in short_done) if long_done else None)
 
+def gil(eng: DecodeEngine, chunks: list, interval_s: float, n: int = 128) -> dict:
+    "The engine at n concurrent while another thread runs pure Python (as request threads do), at a GIL switch interval."
+    old, stop = sys.getswitchinterval(), threading.Event()
+    def busy():
+        while not stop.is_set(): sum(range(2000))
+    sys.setswitchinterval(interval_s); t = threading.Thread(target=busy); t.start()
+    before = {'engine': eng.stats.as_dict()}
+    try: l = level_record(n, [offline_level(eng, chunks, n) for _ in range(2)], secs, stats_diff(before, {'engine': eng.stats.as_dict()}))
+    finally: stop.set(); t.join(); sys.setswitchinterval(old)
+    e = l['stats']['engine']; k = max(1, e['chunks'])
+    return dict(switch_interval_s=interval_s, level=n, rtfx=round(l['rtfx'], 1), p50_s=l['p50_s'], decode_ms_per_step=round(1e3 * e['decode_seconds'] / max(1, e['decode_steps']), 3),
+                gpu_ms_per_chunk={s: round(1e3 * e[f'{s}_seconds'] / k, 3) for s in ('encode', 'prefill', 'decode')})
+
 def mixed(eng: DecodeEngine, x: np.ndarray, rate_per_s: float, n: int = 200, seed: int = 0) -> dict:
     "n requests of 1-60 s (cut from the tiled recording) arriving as a Poisson process at `rate_per_s`: RTFx and latency."
     rng, tiled = np.random.default_rng(seed), np.tile(x, int(np.ceil(120 / audio_seconds(x))))
@@ -114,6 +127,7 @@ for mode in modes:
         print(json.dumps(run['steps'][-1]), flush=True)
     for b in sorted(eng.prefill_graphs):
         run['prefill'].append(prefill_ms(eng, b)); print(json.dumps(run['prefill'][-1]), flush=True)
+    run['gil'] = [gil(eng, chunks, i) for i in (0.005, 0.0005)]; print(json.dumps(run['gil']), flush=True)
     run['fairness'] = fairness(eng, x); print(json.dumps(run['fairness']), flush=True)
     run['mixed'] = [mixed(eng, x, r) for r in (20, 60)]; print(json.dumps(run['mixed']), flush=True)
     eng.close(); rec['runs'].append(run)

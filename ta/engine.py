@@ -20,13 +20,13 @@ from .patches.state import gated_delta_step_, _fla_kernel
 from .patches.lm_head import contiguous_lm_head_input
 
 # %% auto #0
-__all__ = ['BUCKETS', 'PREFILL_BUCKETS', 'ADMIT_MIN_CHUNKS', 'ADMIT_MAX_WAIT', 'MAX_CHUNK_SECONDS', 'WARMUP_STEPS', 'MAX_FRAMES',
-           'SYNTHETIC_TOKENS_PER_SECOND', 'GraphMode', 'buckets_for', 'bucket_table', 'fast_decode_kernel',
-           'ban_repeated_ngrams_', 'RowPool', 'new_pool', 'rows_view', 'attention_step', 'linear_attention_step',
-           'sample', 'decode_step', 'attention_prefill', 'linear_attention_prefill', 'prefill', 'EncoderGraph',
-           'capture_encoder', 'PrefillGraph', 'encode_with', 'EngineStats', 'DecodeEngine', 'capture',
-           'capture_prefill', 'setup', 'token_budget', 'budget_for', 'submit_features', 'submit', 'transcribe_clips',
-           'transcribe', 'close']
+__all__ = ['BUCKETS', 'PREFILL_BUCKETS', 'ADMIT_MIN_CHUNKS', 'ADMIT_MAX_WAIT', 'MAX_CHUNK_SECONDS', 'WARMUP_STEPS',
+           'GIL_SWITCH_S', 'MAX_FRAMES', 'SYNTHETIC_TOKENS_PER_SECOND', 'GraphMode', 'buckets_for', 'bucket_table',
+           'fast_decode_kernel', 'ban_repeated_ngrams_', 'RowPool', 'new_pool', 'rows_view', 'fuse_projections_',
+           'project', 'mlp', 'attention_step', 'linear_attention_step', 'sample', 'decode_step', 'attention_prefill',
+           'linear_attention_prefill', 'prefill', 'EncoderGraph', 'capture_encoder', 'PrefillGraph', 'encode_with',
+           'EngineStats', 'DecodeEngine', 'capture', 'capture_prefill', 'setup', 'token_budget', 'budget_for',
+           'submit_features', 'submit', 'transcribe_clips', 'transcribe', 'close']
 
 # %% ../nbs/09_engine.ipynb #c006
 BUCKETS = (1, 2, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128)  # row counts a decode step is captured for
@@ -35,6 +35,7 @@ ADMIT_MIN_CHUNKS = 32     # while rows are running, an admission waits until thi
 ADMIT_MAX_WAIT = 32       # ...or until the oldest waiting chunk has waited this many decode steps
 MAX_CHUNK_SECONDS = 18.0  # longest chunk `ta.audio.chunk_bounds` cuts; sizes each row's KV cache
 WARMUP_STEPS = 3          # eager steps run before a capture (autotuning, allocator growth)
+GIL_SWITCH_S = 0.0005     # Python's GIL hand-over interval while the engine runs (default 0.005 s)
 
 class GraphMode(enum.Enum):
     "How a decode step runs: eager (CPU, debugging), a CUDA graph of the eager step, or a CUDA graph of the inductor-compiled step."
@@ -115,6 +116,37 @@ def rows_view(pool: RowPool, b: int) -> RowPool:
                    list(map(cut, pool.rec)), *(cut(t) for t in (pool.tok, pool.pos, pool.pad, pool.step, pool.budget, pool.done, pool.out)),
                    kv_idx=pool.kv_idx)
 
+# %% ../nbs/09_engine.ipynb #c015b
+_GROUPS = {'linear_attn': ('in_proj_qkv', 'in_proj_z', 'in_proj_b', 'in_proj_a'), 'self_attn': ('q_proj', 'k_proj', 'v_proj'),
+           'mlp': ('gate_proj', 'up_proj')}  # projections reading the same input, per block kind
+
+def _fuse(mod: torch.nn.Module, names: tuple[str, ...]) -> None:
+    "One weight [sum of outputs, D] for the bias-free Linears `names` of `mod`, each Linear's weight a view of its rows; kept as `mod.fused`."
+    lins = [getattr(mod, n) for n in names]
+    if any(l.bias is not None for l in lins): raise ValueError(f'{type(mod).__name__}: fusing needs bias-free projections')
+    w, at = torch.cat([l.weight.detach() for l in lins]), 0
+    for l in lins:
+        n = l.weight.shape[0]; l.weight = torch.nn.Parameter(w[at:at + n], requires_grad=False); at += n
+    mod.fused = (w, [l.weight.shape[0] for l in lins])
+
+@torch.no_grad()
+def fuse_projections_(decoder) -> None:
+    "Fuse the projections of every block of a Qwen3.5 `decoder` that read the same input (`_GROUPS`), in place; safe to call twice."
+    for layer in decoder.model.layers:
+        for kind, names in _GROUPS.items():
+            if (mod := getattr(layer, kind, None)) is not None and not hasattr(mod, 'fused'): _fuse(mod, names)
+
+def project(mod: torch.nn.Module, h: Tensor) -> list[Tensor]:
+    "The outputs of `mod`'s fused projections of h [..., D], in `_GROUPS` order: one GEMM."
+    w, sizes = mod.fused
+    return F.linear(h, w).split(sizes, -1)
+
+def mlp(m: torch.nn.Module, h: Tensor) -> Tensor:
+    "The gated MLP of h [..., D] with its gate and up projections as one GEMM."
+    gate, up = project(m, h)
+    return m.down_proj(m.act_fn(gate) * up)
+
+
 # %% ../nbs/09_engine.ipynb #c016
 def _rope(x: Tensor, cos: Tensor, sin: Tensor) -> Tensor:
     "Rotary embedding on the first `cos.shape[-1]` dims of x [b, heads, head_dim]; cos, sin [b, 1, rotary_dim] in x's dtype."
@@ -125,10 +157,11 @@ def _rope(x: Tensor, cos: Tensor, sin: Tensor) -> Tensor:
 def attention_step(attn, h: Tensor, k_cache: Tensor, v_cache: Tensor, pool: RowPool, cos: Tensor, sin: Tensor, allowed: Tensor) -> Tensor:
     "Gated GQA attention of one token per row: h [b, D] -> [b, D]; writes k, v at each row's `pos` of k_cache, v_cache [b, KV, C, hd]."
     b, hd = h.shape[0], attn.head_dim
-    q, gate = attn.q_proj(h).view(b, -1, 2 * hd).chunk(2, -1)                        # [b, H, hd] each
+    qg, k, v = project(attn, h)
+    q, gate = qg.view(b, -1, 2 * hd).chunk(2, -1)                                    # [b, H, hd] each
     q = _rope(attn.q_norm(q), cos, sin)
-    k = _rope(attn.k_norm(attn.k_proj(h).view(b, -1, hd)), cos, sin)                # [b, KV, hd]
-    v = attn.v_proj(h).view(b, -1, hd)
+    k = _rope(attn.k_norm(k.view(b, -1, hd)), cos, sin)                             # [b, KV, hd]
+    v = v.view(b, -1, hd)
     kvh = k.shape[1]
     idx = (torch.arange(b, device=h.device)[:, None], torch.arange(kvh, device=h.device)[None], pool.pos[:, None])
     k_cache.index_put_(idx, k); v_cache.index_put_(idx, v)
@@ -139,17 +172,17 @@ def attention_step(attn, h: Tensor, k_cache: Tensor, v_cache: Tensor, pool: RowP
 def linear_attention_step(lin, h: Tensor, conv_state: Tensor, rec_state: Tensor) -> Tensor:
     "Gated DeltaNet on one token per row: h [b, D] -> [b, D]; updates conv_state [b, conv_dim, K] and rec_state [b, HV, dk, dv] fp32 in place."
     b = h.shape[0]
-    window = torch.cat([conv_state[:, :, 1:], lin.in_proj_qkv(h)[:, :, None]], -1)   # [b, conv_dim, K]
+    qkv, z, beta, a = project(lin, h)
+    window = torch.cat([conv_state[:, :, 1:], qkv[:, :, None]], -1)                  # [b, conv_dim, K]
     conv_state.copy_(window)
     x = (window.float() * lin.conv1d.weight[:, 0].float()).sum(-1)                 # fp32 accumulate, as causal-conv1d
     if lin.conv1d.bias is not None: x = x + lin.conv1d.bias.float()
     q, k, v = F.silu(x).to(h.dtype).split([lin.key_dim, lin.key_dim, lin.value_dim], -1)
     q, k, v = q.view(b, 1, -1, lin.head_k_dim), k.view(b, 1, -1, lin.head_k_dim), v.view(b, 1, -1, lin.head_v_dim)
-    beta = lin.in_proj_b(h).sigmoid()[:, None]                                      # [b, 1, HV]
-    g = (-lin.A_log.float().exp() * F.softplus(lin.in_proj_a(h).float() + lin.dt_bias))[:, None]
+    beta = beta.sigmoid()[:, None]                                                  # [b, 1, HV]
+    g = (-lin.A_log.float().exp() * F.softplus(a.float() + lin.dt_bias))[:, None]
     o = gated_delta_step_(q, k, v, g, beta, rec_state, lin.head_k_dim ** -0.5, True)  # [b, 1, HV, dv], state in place
-    z = lin.in_proj_z(h).reshape(-1, lin.head_v_dim)
-    return lin.out_proj(lin.norm(o.reshape(-1, lin.head_v_dim), z).view(b, -1))
+    return lin.out_proj(lin.norm(o.reshape(-1, lin.head_v_dim), z.reshape(-1, lin.head_v_dim)).view(b, -1))
 
 # %% ../nbs/09_engine.ipynb #c017
 def sample(pool: RowPool, logits: Tensor, stop_ids: Tensor, pad_id: int, ngram: int) -> None:
@@ -177,7 +210,7 @@ def decode_step(decoder, pool: RowPool, stop_ids: Tensor, pad_id: int, ngram: in
             x = x + linear_attention_step(layer.linear_attn, h, pool.conv[n_lin], pool.rec[n_lin]); n_lin += 1
         else:
             x = x + attention_step(layer.self_attn, h, *pool.kv[n_kv], pool, cos, sin, allowed); n_kv += 1
-        x = x + layer.mlp(layer.post_attention_layernorm(x))
+        x = x + mlp(layer.mlp, layer.post_attention_layernorm(x))
     sample(pool, decoder.lm_head(m.norm(x)), stop_ids, pad_id, ngram)
 
 # %% ../nbs/09_engine.ipynb #c019
@@ -188,10 +221,11 @@ def _kernels(lin):
 def attention_prefill(attn, h: Tensor, k_cache: Tensor, v_cache: Tensor, rows: Tensor, cos: Tensor, sin: Tensor, allowed: Tensor) -> Tensor:
     "Gated GQA attention over left-padded prompts h [B, L, D] -> [B, L, D]; writes k, v to columns < L of `rows` [B] of k_cache, v_cache [R, KV, C, hd], zeroing the others."
     B, L, hd = *h.shape[:2], attn.head_dim
-    q, gate = attn.q_proj(h).view(B, L, -1, 2 * hd).chunk(2, -1)                     # [B, L, H, hd] each
+    qg, k, v = project(attn, h)
+    q, gate = qg.view(B, L, -1, 2 * hd).chunk(2, -1)                                 # [B, L, H, hd] each
     q = _rope(attn.q_norm(q).transpose(1, 2), cos, sin)                              # [B, H, L, hd]
-    k = _rope(attn.k_norm(attn.k_proj(h).view(B, L, -1, hd)).transpose(1, 2), cos, sin)  # [B, KV, L, hd]
-    v = attn.v_proj(h).view(B, L, -1, hd).transpose(1, 2)
+    k = _rope(attn.k_norm(k.view(B, L, -1, hd)).transpose(1, 2), cos, sin)           # [B, KV, L, hd]
+    v = v.view(B, L, -1, hd).transpose(1, 2)
     room = (0, 0, 0, k_cache.shape[2] - L)
     k_cache.index_copy_(0, rows, F.pad(k, room)); v_cache.index_copy_(0, rows, F.pad(v, room))
     o = F.scaled_dot_product_attention(q, k, v, attn_mask=allowed, enable_gqa=True)  # [B, H, L, hd]
@@ -201,19 +235,18 @@ def linear_attention_prefill(lin, h: Tensor, keep: Tensor, conv_state: Tensor, r
     "Gated DeltaNet over left-padded prompts h [B, L, D] (keep [B, L, 1]: 0 on padding) -> [B, L, D]; writes the conv state [conv_dim, K] and fp32 recurrent state of each prompt to its row of conv_state, rec_state."
     B, L, _ = h.shape
     kern, K = _kernels(lin), conv_state.shape[-1]
-    h = h * keep                                                                      # padding never reaches a state
-    qkv = lin.in_proj_qkv(h).transpose(1, 2)                                          # [B, conv_dim, L]
+    qkv, z, beta, a = project(lin, h * keep)                                          # padding never reaches a state
+    qkv = qkv.transpose(1, 2)                                                         # [B, conv_dim, L]
     conv_state.index_copy_(0, rows, F.pad(qkv, (max(0, K - L), 0))[:, :, -K:])         # the last K inputs: the step's window
     x = kern.causal_conv1d_fn(qkv, lin.conv1d.weight.squeeze(1), lin.conv1d.bias, activation=lin.activation).transpose(1, 2)
     q, k, v = x.split([lin.key_dim, lin.key_dim, lin.value_dim], -1)
     q, k, v = q.reshape(B, L, -1, lin.head_k_dim), k.reshape(B, L, -1, lin.head_k_dim), v.reshape(B, L, -1, lin.head_v_dim)
-    beta = lin.in_proj_b(h).sigmoid()                                                 # [B, L, HV]
-    g = -lin.A_log.float().exp() * F.softplus(lin.in_proj_a(h).float() + lin.dt_bias)
+    beta = beta.sigmoid()                                                             # [B, L, HV]
+    g = -lin.A_log.float().exp() * F.softplus(a.float() + lin.dt_bias)
     o, state = kern.torch_chunk_gated_delta_rule(q, k, v, g=g, beta=beta, initial_state=None, output_final_state=True,
                                                  use_qk_l2norm_in_kernel=True)       # o [B, L, HV, dv], state [B, HV, dk, dv]
     rec_state.index_copy_(0, rows, state.float())
-    z = lin.in_proj_z(h).reshape(-1, lin.head_v_dim)
-    return lin.out_proj(lin.norm(o.reshape(-1, lin.head_v_dim), z).view(B, L, -1))
+    return lin.out_proj(lin.norm(o.reshape(-1, lin.head_v_dim), z.reshape(-1, lin.head_v_dim)).view(B, L, -1))
 
 def _prefill_rope(rot, pos: Tensor, dtype: torch.dtype) -> tuple[Tensor, Tensor]:
     "cos, sin [B, 1, L, rotary_dim] of positions pos [B, L] (text positions: every rotary section at the same position)."
@@ -237,7 +270,7 @@ def prefill(decoder, pool: RowPool, rows: Tensor, embeds: Tensor, mask: Tensor, 
             x = x + linear_attention_prefill(layer.linear_attn, h, keep, pool.conv[n_lin], pool.rec[n_lin], rows); n_lin += 1
         else:
             x = x + attention_prefill(layer.self_attn, h, *pool.kv[n_kv], rows, cos, sin, allowed); n_kv += 1
-        x = x + layer.mlp(layer.post_attention_layernorm(x))
+        x = x + mlp(layer.mlp, layer.post_attention_layernorm(x))
     first = decoder.lm_head(m.norm(x[:, -1])).float().argmax(-1)                      # [B]; no n-gram to ban yet
     budgets = budgets.clamp(max=pool.new_tokens)
     pool.pad.index_copy_(0, rows, pad); pool.pos.index_fill_(0, rows, L); pool.tok.index_copy_(0, rows, first)
@@ -340,6 +373,7 @@ class DecodeEngine:
         cuda = model.device.type == 'cuda'
         self.model, self.decoder = model, model.decoder
         contiguous_lm_head_input(self.decoder)  # prefill's last-position lm_head as one GEMM (nbs/14_lm_head)
+        fuse_projections_(self.decoder)         # one GEMM per group of projections reading the same input
         self.graph_mode = GraphMode(graph_mode) if graph_mode else (GraphMode.COMPILED if cuda else GraphMode.EAGER)
         if self.graph_mode is not GraphMode.EAGER and not cuda:
             raise ValueError(f'graph mode {self.graph_mode.value!r} needs a CUDA device, the model is on {model.device}')
@@ -433,6 +467,7 @@ def setup(self, progress=print) -> DecodeEngine:
         progress(f'captured {len(order)} graphs in {time.perf_counter() - t0:.1f} s, '
                  f'{torch.cuda.memory_reserved(self.device) / 2**30:.1f} GiB reserved on {self.device}')
     self.stats.setup_seconds = time.perf_counter() - t0
+    sys.setswitchinterval(min(sys.getswitchinterval(), GIL_SWITCH_S))   # the worker takes the GIL back sooner
     self._thread = threading.Thread(target=self._run, name='ta-gpu-worker', daemon=True); self._thread.start()
     return self
 DecodeEngine.setup = setup
