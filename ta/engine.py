@@ -236,7 +236,7 @@ def linear_attention_prefill(lin, h: Tensor, keep: Tensor, conv_state: Tensor, r
     B, L, _ = h.shape
     kern, K = _kernels(lin), conv_state.shape[-1]
     qkv, z, beta, a = project(lin, h * keep)                                          # padding never reaches a state
-    qkv = qkv.transpose(1, 2)                                                         # [B, conv_dim, L]
+    qkv = qkv.contiguous().transpose(1, 2)   # [B, conv_dim, L], channels last with a stride of conv_dim (causal-conv1d wants a multiple of 8)
     conv_state.index_copy_(0, rows, F.pad(qkv, (max(0, K - L), 0))[:, :, -K:])         # the last K inputs: the step's window
     x = kern.causal_conv1d_fn(qkv, lin.conv1d.weight.squeeze(1), lin.conv1d.bias, activation=lin.activation).transpose(1, 2)
     q, k, v = x.split([lin.key_dim, lin.key_dim, lin.value_dim], -1)
