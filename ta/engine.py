@@ -13,7 +13,7 @@ import torch
 import torch.nn.functional as F
 from torch import Tensor
 from .audio import SAMPLE_RATE
-from .features import clip_features, HOP_LENGTH, FRAME_STACK, SAMPLES_PER_TOKEN, FEATURE_DIM
+from .features import clip_features, batch_clip_features, pad_features, HOP_LENGTH, FRAME_STACK, SAMPLES_PER_TOKEN, FEATURE_DIM
 from .model import ASRModel, _until_stop
 from .pipeline import split_chunks, join_texts
 from .patches.state import gated_delta_step_, _fla_kernel
@@ -318,12 +318,16 @@ class PrefillGraph:
     budgets: Tensor  # [rows] long, most new tokens
     graph: torch.cuda.CUDAGraph
 
-def encode_with(eg: EncoderGraph, feats: list[Tensor]) -> list[Tensor]:
-    "Audio tokens per chunk (each fp32 [n_i, D]) of up to `rows` chunks' features (each [T_i <= MAX_FRAMES, 320], on the graph's device)."
+def encode_with(eg: EncoderGraph | None, model: ASRModel, feats: Tensor, lengths: Tensor) -> tuple[Tensor, list[int]]:
+    "Audio tokens fp32 [n', A, D] of n chunks' features feats [n, T <= MAX_FRAMES, 320] (lengths [n] long, on the model's device), and each chunk's count A_i: the graph's replay, or the eager pass without one."
+    n, T = feats.shape[:2]
+    if eg is None:
+        frames, frame_mask = _encode(model, feats, (torch.arange(T, device=feats.device) < lengths[:, None]).long())
+        return frames, frame_mask.sum(1).tolist()
     eg.feats.zero_(); eg.mask.zero_()
-    for i, f in enumerate(feats): eg.feats[i, :len(f)] = f; eg.mask[i, :len(f)] = 1
+    eg.feats[:n, :T] = feats; eg.mask[:n] = torch.arange(MAX_FRAMES, device=feats.device) < lengths[:, None]
     eg.graph.replay()
-    return [eg.frames[i, :n] for i, n in enumerate(eg.frame_mask[:len(feats)].sum(1).tolist())]
+    return eg.frames, eg.frame_mask[:n].sum(1).tolist()
 
 # %% ../nbs/09_engine.ipynb #c025
 @dataclass
@@ -553,16 +557,36 @@ def _sync(self) -> None:
     if self.device.type == 'cuda': torch.cuda.synchronize(self.device)
 DecodeEngine._sync = _sync
 
+def _features(self, jobs: list[_Job]) -> tuple[Tensor, Tensor]:
+    "Features of the jobs' chunks on the engine's device, zero-padded: float32 [n, T, 320] and lengths [n] long; chunks given as audio in one pass."
+    if all(j.feats is None for j in jobs):
+        feats, lengths = batch_clip_features([j.audio for j in jobs], self.device)
+        return feats, torch.tensor(lengths, device=self.device)
+    feats, mask = pad_features([clip_features(j.audio) if j.feats is None else j.feats.cpu() for j in jobs])
+    return feats.to(self.device), mask.sum(1).to(self.device)
+DecodeEngine._features = _features
+
+def _prompt_batch(self, frames: Tensor, n_audio: list[int]) -> tuple[Tensor, Tensor]:
+    "Left-padded prompt embeddings [B, prompt_room, D] and mask [B, prompt_room] long of n chunks' audio tokens frames [>= n, A, D] (A_i = n_audio[i] in row i), B the prefill size, the padding rows copies of the first prompt."
+    n, B, room, A = len(n_audio), self.prefill_table[len(n_audio)], self.prompt_room, frames.shape[1]
+    ids, src, mask = np.full((B, room), self.pad_id), np.full((B, room), -1), np.zeros((B, room), np.int64)
+    for i in range(B):                             # built on the host: a few numpy calls per chunk, no torch call
+        k = i if i < n else 0
+        row = np.array(self.model.prompt_ids(n_audio[k]))
+        ids[i, room - len(row):], mask[i, room - len(row):] = row, 1
+        src[i, room - len(row) + np.flatnonzero(row == self.model.audio_token_id)] = k * A + np.arange(n_audio[k])
+    ids, src = torch.from_numpy(ids).to(self.device), torch.from_numpy(src).to(self.device)
+    embeds = self.decoder.get_input_embeddings()(ids)
+    audio = frames.reshape(-1, frames.shape[-1])[src.clamp(min=0)].to(embeds.dtype)   # [B, room, D]
+    return torch.where((src >= 0)[..., None], audio, embeds), torch.from_numpy(mask).to(self.device)
+DecodeEngine._prompt_batch = _prompt_batch
+
 def _prompts(self, jobs: list[_Job]) -> tuple[Tensor, Tensor]:
-    "Encoder, projector and prompt of each job, padded to fixed prefill shapes: [bucket, prompt_room, D] embeddings and [bucket, prompt_room] mask."
-    feats = [clip_features(torch.from_numpy(j.audio).to(self.device)) if j.feats is None else j.feats.to(self.device) for j in jobs]
-    if max(map(len, feats)) > MAX_FRAMES: raise ValueError(f'a chunk longer than {MAX_CHUNK_SECONDS:g} s: chunks must be at most {MAX_CHUNK_SECONDS:g} s')
-    eg = self.encoder_graphs.get(self.prefill_table[len(feats)])
-    embeds, mask = self.model.embed_prompts(encode_with(eg, feats) if eg else self.model.encode_features(feats))
-    n, L = mask.shape   # L <= prompt_room: the room is the prompt of a MAX_FRAMES chunk
-    B, room = self.prefill_table[n], self.prompt_room   # fixed shapes: kernels tuned once per size at set-up, never while serving
-    embeds = F.pad(torch.cat([embeds, embeds[:1].expand(B - n, -1, -1)]), (0, 0, room - L, 0))
-    return embeds, F.pad(torch.cat([mask, mask[:1].expand(B - n, -1)]), (room - L, 0))
+    "Features, encoder and projector of the jobs' chunks, then their prompts at the fixed prefill shape: [B, prompt_room, D] embeddings and [B, prompt_room] mask."
+    feats, lengths = self._features(jobs)
+    if feats.shape[1] > MAX_FRAMES: raise ValueError(f'a chunk longer than {MAX_CHUNK_SECONDS:g} s: chunks must be at most {MAX_CHUNK_SECONDS:g} s')
+    frames, n_audio = encode_with(self.encoder_graphs.get(self.prefill_table[len(jobs)]), self.model, feats, lengths)
+    return self._prompt_batch(frames, n_audio)   # the room is the prompt of a MAX_FRAMES chunk: every prompt fits
 DecodeEngine._prompts = _prompts
 
 def _admit(self, pairs: list[tuple[int, _Job]]) -> None:

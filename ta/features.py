@@ -14,7 +14,7 @@ from .audio import SAMPLE_RATE  # Hz, the encoder's training rate
 # %% auto #0
 __all__ = ['N_FFT', 'WIN_LENGTH', 'HOP_LENGTH', 'N_MELS', 'LOGMEL_FLOOR', 'FRAME_STACK', 'FEATURE_DIM', 'SAMPLES_PER_TOKEN',
            'hz_to_mel', 'mel_to_hz', 'mel_filterbank', 'log_mel', 'deltas', 'clip_features', 'pad_features',
-           'batch_features']
+           'batch_features', 'batch_clip_features']
 
 # %% ../nbs/02_features.ipynb #c005
 N_FFT, WIN_LENGTH, HOP_LENGTH = 512, 400, 160  # samples: 32 ms FFT, 25 ms window, 10 ms hop
@@ -79,3 +79,39 @@ def pad_features(feats: list[Tensor]) -> tuple[Tensor, Tensor]:
 def batch_features(clips: list) -> tuple[Tensor, Tensor]:
     "Features of several clips: float32 `[B, T, 320]` zero-padded on the right, and a long mask `[B, T]`."
     return pad_features([clip_features(c) for c in clips])
+
+# %% ../nbs/02_features.ipynb #c015b
+_ON_DEVICE: dict = {}  # device -> (Hann window, mel filters) there: copied once, not once per clip
+
+def _constants(device) -> tuple[Tensor, Tensor]:
+    "The STFT window [400] and mel filters [257, 80] on `device`."
+    key = str(device)
+    if key not in _ON_DEVICE: _ON_DEVICE[key] = (_WINDOW.to(device), _FILTERS.to(device))
+    return _ON_DEVICE[key]
+
+def _framing(n: int) -> tuple[int, int]:
+    "(samples, mel frames) of an n-sample clip once `clip_features` has padded it to 80 ms and to whole frames."
+    n = max(n, SAMPLES_PER_TOKEN)
+    frames = FRAME_STACK * math.ceil((n // HOP_LENGTH) / FRAME_STACK)
+    return max(n, (frames - 1) * HOP_LENGTH + 1), frames
+
+def batch_clip_features(clips: list[np.ndarray], device: torch.device | str = 'cpu') -> tuple[Tensor, list[int]]:
+    "`clip_features` of each 16 kHz mono float32 clip [samples_i], in one pass on `device`: float32 [B, T, 320], zero past each clip's T_i frames, and the T_i."
+    half, sizes = N_FFT // 2, [_framing(len(c)) for c in clips]
+    x = np.zeros((len(clips), max(n for n, _ in sizes) + 2 * half), np.float32)
+    for row, c, (n, _) in zip(x, clips, sizes):           # what stft(center=True) does to the clip alone
+        row[:n + 2 * half] = np.pad(np.pad(np.asarray(c, np.float32), (0, n - len(c))), half, mode='reflect')
+    window, filters = _constants(device)
+    spec = torch.stft(torch.from_numpy(x).to(device), N_FFT, HOP_LENGTH, WIN_LENGTH, window, center=False,
+                      return_complex=True).abs().pow(2)          # [B, 257, frames+]
+    F_, frames = max(f for _, f in sizes), torch.tensor([f for _, f in sizes], device=device)
+    logmel = (filters.T @ spec[..., :F_]).clamp_min(1e-10).log10()   # [B, 80, F]
+    t = torch.arange(F_, device=device)[None]                        # [1, F]
+    valid = t < frames[:, None]                                      # [B, F]
+    top = logmel.masked_fill(~valid[:, None], -math.inf).amax((1, 2), keepdim=True)
+    logmel = torch.maximum(logmel, top - LOGMEL_FLOOR) / 4 + 1
+    at = lambda i: logmel.gather(2, i[:, None].expand(-1, N_MELS, -1))
+    d = (at(torch.minimum(t + 1, frames[:, None] - 1)) - at((t - 1).clamp(min=0).expand(len(clips), -1))) / 2  # edges repeated
+    feats = torch.cat([logmel, d], 1).transpose(1, 2) * valid[..., None]   # [B, F, 160]
+    return feats.reshape(len(clips), F_ // FRAME_STACK, FEATURE_DIM), [f // FRAME_STACK for _, f in sizes]
+
