@@ -152,7 +152,7 @@ def _log_text(log, keep: int = 1 << 16) -> str:
     head = log.read(keep); log.seek(-keep, io.SEEK_END)
     return (head + b'\n[...]\n' + log.read()).decode(errors='replace')
 
-_RUNNING, _RUNNING_LOCK = set(), threading.Lock()  # ffmpeg processes decoding now, for `stop_decoders`
+_RUNNING, _RUNNING_LOCK = set(), threading.Lock()  # decodes running now (ffmpeg processes, and in process), for `stop_decoders`
 _STOPPED = "decoding was stopped because the server is shutting down; send the request again"
 
 def stop_decoders() -> int:
@@ -305,6 +305,7 @@ def audio_seconds(audio: np.ndarray, sr: int = SAMPLE_RATE) -> float:
 # %% ../nbs/01_audio.ipynb #c022b
 _SOUNDFILE_SUBTYPES = frozenset({'PCM_U8', 'PCM_S8', 'PCM_16', 'PCM_24', 'PCM_32', 'FLOAT', 'DOUBLE'})  # plain samples
 _NO_LENGTH = 2**63 - 1  # libsndfile's frame count for a FLAC that states none (SF_COUNT_MAX); it then fails to read it
+_MAX_BLOCK = 384_000    # frames read at a time at most: a second up to 384 kHz, so no stated rate sizes the buffer
 
 def _open_soundfile(src: str | io.BytesIO, head: bytes) -> sf.SoundFile | None:
     "libsndfile's reader of `src`, a WAV or FLAC starting with `head` that holds plain samples in 1 or 2 channels; else None."
@@ -326,7 +327,7 @@ def _read_soundfile(f: sf.SoundFile, cap: _Cap) -> np.ndarray:
     rs = None if f.samplerate == SAMPLE_RATE else soxr.ResampleStream(f.samplerate, SAMPLE_RATE, 1, dtype='float32')
     with _RUNNING_LOCK: _RUNNING.add(me)
     try:
-        for block in f.blocks(f.samplerate, dtype='float32', always_2d=True):  # [t, C]: a second of frames
+        for block in f.blocks(min(f.samplerate, _MAX_BLOCK), dtype='float32', always_2d=True):  # [t, C]: a second of frames
             y = mix_block(block, w)                                            # [t]
             out += (y if rs is None else rs.resample_chunk(y)).tobytes()      # grows in place, as in `_read_mono`
             if me.stopped: raise NotReady(_STOPPED)
