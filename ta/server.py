@@ -28,7 +28,7 @@ __all__ = ['log', 'STAGES', 'transcribe_router', 'health_router', 'stats_router'
            'require_ready', 'read_body', 'decode_content', 'single_valued', 'parse_request', 'parse_form',
            'pick_device', 'quiet_notices', 'load_for_serving', 'warm_up', 'Engine', 'get_engine', 'check_api_key',
            'Word', 'SpeakerTurn', 'Transcription', 'ErrorBody', 'post_transcribe', 'get_health', 'get_stats',
-           'add_error_handlers', 'get_docs', 'get_redoc', 'build_app', 'check_port', 'serve']
+           'add_error_handlers', 'get_docs', 'get_redoc', 'build_app', 'check_port', 'serve', 'launch', 'wait_healthy']
 
 # %% ../nbs/06_server.ipynb #c008
 @dataclass(frozen=True)
@@ -490,3 +490,34 @@ def serve(settings: Settings) -> int:
     try: server.run()
     except KeyboardInterrupt: pass  # uvicorn raises the Ctrl-C it handled again once it has shut down cleanly
     return 1 if failed else 0
+
+# %% ../nbs/06_server.ipynb #x10p1
+import subprocess
+
+_LISTENING = re.compile(r'Uvicorn running on (https?://\S+) \(Press CTRL\+C to quit\)')
+
+def launch(argv: list[str], log_path: str | Path, listen_timeout_s: float = 120.0, **popen_kw) -> tuple[subprocess.Popen, str]:
+    "Run the server command `argv` (listening on port 0, e.g. `ta serve --port 0`) with its output copied to `log_path`; (process, URL it listens on). Raises `TaError` with the log's end if it exits or is not listening within `listen_timeout_s`."
+    p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, **popen_kw)
+    found, listening = [], threading.Event()
+    def copy():   # every line, for as long as the server runs: a pipe nobody reads fills up and blocks the server
+        with open(log_path, 'w') as log:
+            for line in p.stdout:
+                log.write(line); log.flush()
+                if not found and (m := _LISTENING.search(line)): found.append(m[1]); listening.set()
+        listening.set()
+    threading.Thread(target=copy, name='ta-server-log', daemon=True).start()
+    if not listening.wait(listen_timeout_s) or not found:
+        p.kill(); raise TaError(f"the server is not listening (exit code {p.poll()}); its log ends:\n{Path(log_path).read_text()[-2000:]}")
+    return p, found[0]
+
+def wait_healthy(url: str, proc: subprocess.Popen | None = None, timeout_s: float = 600.0) -> dict:
+    "`GET url/health`'s JSON once it answers 200, asking again while it answers 503 (loading). Raises `TaError` if `proc` exits, another status comes, or `timeout_s` passes."
+    import httpx
+    deadline = time.monotonic() + timeout_s
+    while (r := httpx.get(url + '/health', timeout=30)).status_code == 503:
+        if (proc is not None and proc.poll() is not None) or time.monotonic() > deadline:
+            raise TaError(f"the server at {url} is not ready (exit code {proc and proc.poll()}): {r.text[:300]}")
+        time.sleep(0.1)
+    if r.status_code != 200: raise TaError(f"GET {url}/health answered {r.status_code}: {r.text[:300]}")
+    return r.json()

@@ -189,8 +189,8 @@ def build_space(endpoint_url: str | None = None, model: str | Path | None = None
         button.click(transcribe_audio, [audio, timestamps, speakers, num_speakers], [text, words, segments, warnings], api_name='transcribe')
     return demo
 
-def launch_space(endpoint_url: str | None = None, host: str = '127.0.0.1', port: int = 7860, model: str | Path | None = None, **launch_kwargs):
-    "Build the Space and serve it on `host:port` (blocks unless `prevent_thread_lock=True`); returns the app."
+def launch_space(endpoint_url: str | None = None, host: str = '127.0.0.1', port: int | None = 7860, model: str | Path | None = None, **launch_kwargs):
+    "Build the Space and serve it on `host:port` (blocks unless `prevent_thread_lock=True`); returns the app. `port=None`: Gradio takes the first free port from 7860, and the app's `local_url` says which."
     demo = build_space(endpoint_url, model)
     demo.launch(server_name=host, server_port=port, **launch_kwargs)
     return demo
