@@ -14,7 +14,7 @@ from transformers import Qwen3_5TextConfig, Qwen3_5ForCausalLM, StaticCache
 
 # %% auto #0
 __all__ = ['QWEN35_2B', 'TINY', 'KERNEL_GROUPS', 'decoder_config', 'build_decoder', 'decode_floor_bytes', 'floor_ms',
-           'decode_step', 'compile_step', 'DecodeRun', 'time_steps', 'summarize', 'copy_bandwidth', 'environment',
+           'hf_decode_step', 'compile_step', 'DecodeRun', 'time_steps', 'summarize', 'copy_bandwidth', 'environment',
            'repo_path', 'load_bench', 'bench_out', 'kernel_group', 'kernel_table', 'profile_steps', 'print_table']
 
 # %% ../../nbs/10_decode_profile.ipynb #c005
@@ -62,7 +62,7 @@ def floor_ms(nbytes: int, tb_per_s: float) -> float:
 
 # %% ../../nbs/10_decode_profile.ipynb #c011
 @torch.no_grad()
-def decode_step(model, cache, tok: Tensor, pos: Tensor, mask: Tensor) -> Tensor:
+def hf_decode_step(model, cache, tok: Tensor, pos: Tensor, mask: Tensor) -> Tensor:
     "One token per row through the static `cache`: tok, pos [B, 1] int64; mask [B, L] over the cache -> logits [B, V]."
     out = model(input_ids=tok, position_ids=pos, attention_mask=mask, past_key_values=cache, use_cache=True)
     return out.logits[:, -1]
@@ -96,7 +96,7 @@ class DecodeRun:
         for row, n in enumerate(self.left_pad): self.mask[row, :n] = 0
         self.pad = self.mask[:, :self.prompt_len].eq(0).sum(1, keepdim=True)  # [B, 1]
         self.cache, self.t = None, 0
-        self.step = lambda tok, pos, mask: decode_step(self.model, self.cache, tok, pos, mask)
+        self.step = lambda tok, pos, mask: hf_decode_step(self.model, self.cache, tok, pos, mask)
 
     @torch.no_grad()
     def prefill(self, logits_to_keep: int = 1) -> Tensor:
