@@ -81,6 +81,8 @@ def require_ready(engine: 'Engine'):
     if engine.draining: raise NotReady(_SHUTTING_DOWN)
 
 # %% ../nbs/06_server.ipynb #c011b
+log = logging.getLogger('ta.server')
+
 class Overloaded(NotReady):
     "503: the in-flight bounds are full; `Retry-After` is short, since requests finish all the time."
     retry_after = 2
@@ -315,8 +317,6 @@ def _b64_audio(text: str) -> bytes:
     except (binascii.Error, ValueError) as e: raise BadRequest(f'"inputs" is not valid base64: {e}') from None
 
 # %% ../nbs/06_server.ipynb #c016
-log = logging.getLogger('ta.server')
-
 def pick_device(name: str) -> torch.device:
     "'auto' -> cuda when available, else cpu; 'cuda', 'cuda:N' or 'cpu' as asked. Raises `TaError` for a device this machine lacks."
     if name == 'auto': return torch.device('cuda' if torch.cuda.is_available() else 'cpu')

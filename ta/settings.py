@@ -84,5 +84,5 @@ class Settings(BaseSettings):
 
     @property
     def connection_limit(self) -> int:
-        "`max_connections`, or the open-file limit less 128 descriptors for the process, 5 per request in flight (ffmpeg's pipes and files) and the listen backlog; at least 32."
-        return self.max_connections or max(32, resource.getrlimit(resource.RLIMIT_NOFILE)[0] - 128 - 5 * self.inflight_requests_limit - LISTEN_BACKLOG)
+        "`max_connections`, or the open-file limit less 128 descriptors for the process, 5 per decoding thread (one per core plus two: ffmpeg's pipes and files) and the listen backlog; at least 32."
+        return self.max_connections or max(32, resource.getrlimit(resource.RLIMIT_NOFILE)[0] - 128 - 5 * ((os.cpu_count() or 1) + 2) - LISTEN_BACKLOG)
