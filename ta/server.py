@@ -5,7 +5,7 @@
 # %% ../nbs/06_server.ipynb #c002
 from __future__ import annotations
 import asyncio, base64, binascii, ctypes, ctypes.util, errno, hmac, json, logging, os, re, resource, socket, threading, time, urllib.parse, warnings, zlib
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, fields
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -13,7 +13,6 @@ from typing import Any, Mapping
 import numpy as np
 import torch
 from fastapi import APIRouter, Depends, FastAPI, Request
-from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
@@ -28,14 +27,13 @@ from .model import ASRModel
 from .settings import Settings, LISTEN_BACKLOG
 
 # %% auto #0
-__all__ = ['log', 'STAGES', 'transcribe_router', 'health_router', 'stats_router', 'ARENAS', 'docs_router', 'Options',
-           'parse_options', 'require_ready', 'Overloaded', 'DeadlineExceeded', 'BodyTimeout', 'Episode', 'InFlight',
-           'Claim', 'admitted', 'off_loop', 'Deadline', 'read_body', 'decode_content', 'single_valued', 'parse_request',
-           'parse_form', 'pick_device', 'quiet_notices', 'load_for_serving', 'warm_up', 'Engine', 'get_engine',
-           'check_api_key', 'Word', 'SpeakerTurn', 'Transcription', 'ErrorBody', 'post_transcribe', 'get_health',
-           'get_stats', 'add_error_handlers', 'ConnectionGuard', 'GuardedH11', 'quiet_floods', 'raise_open_file_limit',
-           'limit_arenas', 'trim_now', 'trim_memory', 'get_docs', 'get_redoc', 'build_app', 'check_port',
-           'server_config', 'serve']
+__all__ = ['log', 'STAGES', 'transcribe_router', 'health_router', 'stats_router', 'docs_router', 'Options', 'parse_options',
+           'require_ready', 'Overloaded', 'DeadlineExceeded', 'BodyTimeout', 'Episode', 'InFlight', 'Claim', 'admitted',
+           'off_loop', 'Deadline', 'read_body', 'decode_content', 'single_valued', 'parse_request', 'parse_form',
+           'pick_device', 'quiet_notices', 'load_for_serving', 'warm_up', 'Engine', 'get_engine', 'check_api_key',
+           'Word', 'SpeakerTurn', 'Transcription', 'ErrorBody', 'post_transcribe', 'get_health', 'get_stats',
+           'add_error_handlers', 'ConnectionGuard', 'GuardedH11', 'quiet_floods', 'raise_open_file_limit', 'trim_now',
+           'trim_memory', 'get_docs', 'get_redoc', 'build_app', 'check_port', 'server_config', 'serve']
 
 # %% ../nbs/06_server.ipynb #c008
 @dataclass(frozen=True)
@@ -620,19 +618,11 @@ def raise_open_file_limit() -> int:
     return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
 
 # %% ../nbs/06_server.ipynb #c024d
-ARENAS = 4    # glibc malloc arenas: 2 per core is glibc's 32-bit default; 8 per core (its 64-bit default) kept most of the RSS
-_M_ARENA_MAX = -8  # mallopt's parameter number (glibc's malloc.h)
-
 def _glibc():
     "The C library when it is glibc (it has `malloc_trim`), else None (musl, macOS)."
     try: libc = ctypes.CDLL(ctypes.util.find_library('c') or 'libc.so.6')
     except OSError: return None
-    return libc if hasattr(libc, 'malloc_trim') and hasattr(libc, 'mallopt') else None
-
-def limit_arenas(n: int = ARENAS) -> bool:
-    "Cap glibc's malloc arenas at `n` unless `MALLOC_ARENA_MAX` is set (call before threads start); True if capped."
-    libc = _glibc()
-    return bool(libc and 'MALLOC_ARENA_MAX' not in os.environ and libc.mallopt(_M_ARENA_MAX, n))
+    return libc if hasattr(libc, 'malloc_trim') else None
 
 def trim_now() -> bool:
     "Give the free memory at the top of each glibc heap back to the system; True if any was released."
@@ -726,7 +716,7 @@ def serve(settings: Settings) -> int:
     if settings.graph_mode in ('graph', 'compiled') and device.type != 'cuda':
         raise TaError(f"--graph-mode {settings.graph_mode} needs a CUDA device, and this server would run on {device}; use --graph-mode eager")
     check_port(settings.host, settings.port)
-    raise_open_file_limit(); limit_arenas()   # before the connection limit is derived, and before threads start
+    raise_open_file_limit()   # before the connection limit is derived from it
     app, failed = build_app(settings, lambda e: (failed.append(e), setattr(server, 'should_exit', True))), []
     class Server(uvicorn.Server):
         def handle_exit(self, sig, frame):   # Ctrl-C / SIGTERM: drain, then uvicorn's own graceful shutdown
