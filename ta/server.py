@@ -585,9 +585,15 @@ class GuardedH11(H11Protocol):
         if self._timer is None and self in self.guard.waiting: self._arm()   # a kept-alive connection's next request begins
         super().data_received(data)
         if self.conn.their_state is not h11.IDLE: self._got_request()
+        elif self._open and self not in self.guard.waiting: self.guard.waiting[self] = None; self._arm()  # an unread body ended: a request may follow
     def on_response_complete(self):
         super().on_response_complete()
-        if self._open and not self.transport.is_closing() and self.conn.their_state is h11.IDLE: self.guard.waiting[self] = None
+        if not self._open or self.transport.is_closing(): return
+        if self.conn.their_state is h11.IDLE: self.guard.waiting[self] = None
+        elif self.conn.their_state is h11.SEND_BODY:   # answered before its body ended (401, 404, 503): the rest gets as long as headers do
+            self.loop.call_later(self.guard.header_timeout_s, self._unread_body)
+    def _unread_body(self):
+        if self._open and self.conn.their_state is h11.SEND_BODY: self.guard.slow.hit(); self.guard.closed_slow += 1; self._close()
     def connection_lost(self, exc):
         if self._open: self._open = False; self.guard.open -= 1
         self._got_request(); super().connection_lost(exc)
