@@ -562,13 +562,14 @@ class ConnectionGuard:
 class GuardedH11(H11Protocol):
     "uvicorn's HTTP/1.1 protocol with a deadline on each request's headers and at most `guard.limit` connections."
     guard: ConnectionGuard
-    _open, _timer = False, None
+    _open, _timer, _kept = False, None, False   # _kept: has had a request answered (a proven client, evicted last)
     def connection_made(self, transport):
         super().connection_made(transport)
         g = self.guard; self._open = True; g.open += 1
         if g.open > g.limit:
             g.full.hit(); g.closed_over_limit += 1
-            next(iter(g.waiting), self)._close()   # the longest waiting, or this one when all others are mid-request
+            fresh = next((c for c in g.waiting if not c._kept), None)   # the longest waiting that never sent a whole request,
+            (fresh or next(iter(g.waiting), self))._close()            # else the longest idle, else this one
         if self._open: g.waiting[self] = None; self._arm()
     def _arm(self): self._timer = self.loop.call_later(self.guard.header_timeout_s, self._too_slow)
     def _too_slow(self):
@@ -589,6 +590,7 @@ class GuardedH11(H11Protocol):
     def on_response_complete(self):
         super().on_response_complete()
         if not self._open or self.transport.is_closing(): return
+        self._kept = True
         if self.conn.their_state is h11.IDLE: self.guard.waiting[self] = None
         elif self.conn.their_state is h11.SEND_BODY:   # answered before its body ended (401, 404, 503): the rest gets as long as headers do
             self.loop.call_later(self.guard.header_timeout_s, self._unread_body)
@@ -712,7 +714,7 @@ def server_config(app: FastAPI, settings: Settings):
     # when the client reuses it loses that request (the client sees a dropped connection, not an answer)
     return uvicorn.Config(app, host=settings.host, port=settings.port, log_level='info', timeout_keep_alive=75,
                           timeout_graceful_shutdown=settings.drain_s + 5, http=type('GuardedH11', (GuardedH11,), {'guard': guard}),
-                          backlog=LISTEN_BACKLOG, limit_concurrency=guard.limit + 1,   # uvicorn's own 503: a backstop the guard stays under
+                          backlog=LISTEN_BACKLOG,   # no limit_concurrency: the guard bounds connections; uvicorn's check 503s requests while evicted ones close
                           proxy_headers=bool(settings.forwarded_allow_ips), forwarded_allow_ips=settings.forwarded_allow_ips or None)
 
 def serve(settings: Settings) -> int:

@@ -15,7 +15,7 @@ __all__ = ['LISTEN_BACKLOG', 'AUDIO_BYTES_PER_S', 'memory_bytes', 'Settings']
 
 # %% ../nbs/06a_settings.ipynb #c005
 _TINY = Path(ta.__file__).parent / 'checkpoints' / 'tiny'  # ta.tiny.TINY_DIR, without importing torch
-LISTEN_BACKLOG = 512      # connections the kernel queues; asyncio accepts up to this many at once, each a descriptor
+LISTEN_BACKLOG = 128      # connections the kernel queues; asyncio accepts up to this many at once (each a descriptor), so well under max_connections
 AUDIO_BYTES_PER_S = 2**18  # memory one second of audio in flight costs at its peak: the 4.8 GB for 5.97 h measured in issue 13 is 223 KiB/s
 
 def memory_bytes() -> int:
