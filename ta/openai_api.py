@@ -16,15 +16,15 @@ from fastapi.responses import JSONResponse, PlainTextResponse, Response, Streami
 from .audio import decode_audio, chunk_bounds, audio_seconds, SAMPLE_RATE
 from .errors import TaError, BadRequest, ClientGone, NotReady, NotFound
 from .pipeline import join_texts
-from .server import (_CUT_SHORT, Engine, Options, STAGES, get_engine, check_api_key, read_body, parse_form, parse_options,
-                       require_ready, _as_bool)
+from .server import (_CUT_SHORT, _WORKER_STOPPED, Engine, Options, STAGES, get_engine, check_api_key, read_body, parse_form, parse_options,
+                       require_ready, _as_bool, admitted, off_loop, Claim, Deadline)
 
 # %% auto #0
 __all__ = ['RESPONSE_FORMATS', 'GRANULARITIES', 'MAX_PROMPT_CHARS', 'openai_router', 'cpu_pool', 'Chunk', 'chunk_texts',
            'Transcript', 'align_chunk', 'diarize_audio', 'transcribe_audio', 'transcript_json', 'InvalidParam',
            'TranscriptionForm', 'parse_transcription_form', 'transcript_segments', 'verbose_json', 'srt', 'vtt',
-           'format_response', 'sse', 'record', 'stream_events', 'openai_error', 'add_openai_errors', 'model_name',
-           'get_models', 'get_model', 'post_transcription']
+           'format_response', 'HeldStream', 'sse', 'record', 'stream_events', 'openai_error', 'add_openai_errors',
+           'model_name', 'get_models', 'get_model', 'post_transcription']
 
 # %% ../nbs/06a_openai.ipynb #a005
 _pool: ThreadPoolExecutor | None = None
@@ -46,31 +46,37 @@ class Chunk:
 
 def _retrieved(w): return w.cancelled() or w.exception()  # an abandoned wait's outcome, read: no 'never retrieved' log
 
-async def _chunk_text(request: Request | None, engine: Engine, future: Future, futures: list[Future]) -> str:
-    "The text of one chunk; `ClientGone` (every chunk cancelled) if the client disconnects first, `NotReady` if the server's drain cuts it short."
+def _given_up(gone: bool, engine: Engine, deadline: Deadline | None) -> TaError | None:
+    "Why a request stops waiting for its chunks: its client left, its deadline passed, or the worker died; None to wait on."
+    if gone: return ClientGone('the client closed the connection before the transcript was ready')
+    if deadline is not None and deadline.left() <= 0: return deadline.error()
+    if not engine.scheduler.alive: return NotReady(_WORKER_STOPPED)
+
+async def _chunk_text(request: Request | None, engine: Engine, future: Future, futures: list[Future], deadline: Deadline | None = None) -> str:
+    "The text of one chunk; every chunk cancelled and `ClientGone` / `DeadlineExceeded` / `NotReady` if the client leaves, the deadline passes or the worker dies first."
     waiting = asyncio.wrap_future(future)
     try:
         while True:
             if engine.cut:   # the drain time is up (checked first: chunks that each finish within the poll would hide it)
                 waiting.add_done_callback(_retrieved)
                 raise NotReady(_CUT_SHORT)
-            done, _ = await asyncio.wait({waiting}, timeout=0.5)
+            done, _ = await asyncio.wait({waiting}, timeout=0.5 if deadline is None else min(0.5, max(0.0, deadline.left())))
             if done: return waiting.result()
-            if request is not None and await request.is_disconnected():
+            if why := _given_up(request is not None and await request.is_disconnected(), engine, deadline):
                 for f in futures: f.cancel()
                 waiting.add_done_callback(_retrieved)
-                raise ClientGone('the client closed the connection before the transcript was ready')
+                raise why
     except (asyncio.CancelledError, RuntimeError):
         if engine.draining: raise NotReady(_CUT_SHORT) from None  # the engine closed, or uvicorn gave up waiting
         raise
 
-async def chunk_texts(request: Request | None, engine: Engine, audio: np.ndarray) -> AsyncIterator[Chunk]:
-    "Each chunk of `audio` [T] (16 kHz float32) with its text, in audio order, as soon as it and those before it are done."
+async def chunk_texts(request: Request | None, engine: Engine, audio: np.ndarray, deadline: Deadline | None = None) -> AsyncIterator[Chunk]:
+    "Each chunk of `audio` [T] (16 kHz float32) with its text, in audio order, as soon as it and those before it are done (until `deadline`)."
     spans = await run_in_threadpool(chunk_bounds, audio)
     if engine.cut: raise NotReady(_CUT_SHORT)
     futures = await run_in_threadpool(engine.scheduler.submit, [audio[s:e] for s, e in spans])
     try:
-        for (s, e), f in zip(spans, futures): yield Chunk(s / SAMPLE_RATE, e / SAMPLE_RATE, await _chunk_text(request, engine, f, futures))
+        for (s, e), f in zip(spans, futures): yield Chunk(s / SAMPLE_RATE, e / SAMPLE_RATE, await _chunk_text(request, engine, f, futures, deadline))
     finally:
         for f in futures: f.cancel()   # a no-op for finished chunks; frees the queue when the stream is abandoned
 
@@ -109,14 +115,14 @@ async def _gather_words(chunks: list[Chunk], jobs: list[asyncio.Future]) -> tupl
     if errors: return None, f"word timestamps are unavailable: {errors[0]}" + (f' (and {len(errors) - 1} more chunks)' if len(errors) > 1 else '')
     return words, None
 
-async def transcribe_audio(request: Request | None, engine: Engine, audio: np.ndarray, o: Options) -> Transcript:
+async def transcribe_audio(request: Request | None, engine: Engine, audio: np.ndarray, o: Options, deadline: Deadline | None = None) -> Transcript:
     "Chunks and texts of `audio` [T]; words when `o.return_timestamps`, speaker turns when `o.return_speakers`."
     loop, pool = asyncio.get_running_loop(), cpu_pool()
     speakers = o.return_speakers or o.num_speakers or o.max_speakers
     diarizing = loop.run_in_executor(pool, diarize_audio, audio, o) if speakers else None  # beside the GPU, from the start
     chunks, aligning = [], []
     try:
-        async for c in chunk_texts(request, engine, audio):
+        async for c in chunk_texts(request, engine, audio, deadline):
             chunks.append(c)
             if o.return_timestamps: aligning.append(loop.run_in_executor(pool, align_chunk, audio, c))
     except BaseException:
@@ -240,6 +246,13 @@ def format_response(t: Transcript, form: TranscriptionForm) -> Response:
     return PlainTextResponse(body, media_type='text/vtt' if fmt == 'vtt' else 'application/x-subrip', headers=err)
 
 # %% ../nbs/06a_openai.ipynb #a022
+class HeldStream(StreamingResponse):
+    "A streamed answer that holds its request's `Claim` on the in-flight bounds until it is sent, or its client left."
+    def __init__(self, claim: Claim, *args, **kw): super().__init__(*args, **kw); self.claim = claim; claim.hold()
+    async def __call__(self, scope, receive, send):
+        try: await super().__call__(scope, receive, send)
+        finally: self.claim.drop()
+
 def sse(event: dict) -> str: return f'data: {json.dumps(event, ensure_ascii=False)}\n\n'
 
 def record(engine: Engine, times: tuple[float, ...], seconds: float):
@@ -248,11 +261,11 @@ def record(engine: Engine, times: tuple[float, ...], seconds: float):
     for k, v in zip(STAGES, (t1 - t0, t2 - t1, t3 - t2, t3 - t0)): engine.stage_seconds[k] += v
     engine.audio_seconds += seconds
 
-async def stream_events(engine: Engine, audio: np.ndarray, times: tuple[float, float, float]) -> AsyncIterator[str]:
+async def stream_events(engine: Engine, audio: np.ndarray, times: tuple[float, float, float], deadline: Deadline | None = None) -> AsyncIterator[str]:
     "Server-sent events of `audio`'s transcript, chunk by chunk; counts the request in `engine`'s stats when done."
     texts, ok, err = [], False, None
     try:
-        async for c in chunk_texts(None, engine, audio):   # a client that leaves cancels this generator, and its chunks
+        async for c in chunk_texts(None, engine, audio, deadline):   # a client that leaves cancels this generator, and its chunks
             if c.text: texts.append(c.text); yield sse({'type': 'transcript.text.delta', 'delta': c.text if len(texts) == 1 else ' ' + c.text})
         yield sse({'type': 'transcript.text.done', 'text': join_texts(texts)}); ok = True
     except Exception as e:
@@ -262,7 +275,7 @@ async def stream_events(engine: Engine, audio: np.ndarray, times: tuple[float, f
         else: engine.count_failure(err or ClientGone('the client closed the stream before it ended'))
 
 # %% ../nbs/06a_openai.ipynb #a024
-_CODES = {401: 'invalid_api_key', 404: 'not_found', 413: 'file_too_large', 415: 'unsupported_file', 499: 'client_closed_request', 503: 'model_not_ready'}
+_CODES = {401: 'invalid_api_key', 404: 'not_found', 408: 'request_timeout', 413: 'file_too_large', 415: 'unsupported_file', 499: 'client_closed_request', 503: 'model_not_ready', 504: 'timeout'}
 
 def openai_error(status: int, message: str, param: str | None = None) -> dict:
     "`{'error': {message, type, param, code}}`: `invalid_request_error` for 4xx, `server_error` for 5xx."
@@ -276,7 +289,7 @@ def _openai_shaped(handler):
         if asyncio.iscoroutine(resp): resp = await resp
         if not request.url.path.startswith('/v1/') or not isinstance(resp, JSONResponse): return resp
         message = json.loads(resp.body).get('error', '')
-        headers = {k: v for k, v in resp.headers.items() if k.lower() == 'retry-after'}
+        headers = {k: v for k, v in resp.headers.items() if k.lower() in ('retry-after', 'www-authenticate')}
         return JSONResponse(openai_error(resp.status_code, str(message), getattr(exc, 'param', None)), resp.status_code, headers)
     return handle
 
@@ -324,15 +337,21 @@ async def post_transcription(request: Request, engine: Engine = Depends(get_engi
     require_ready(engine)
     t0 = time.perf_counter(); engine.requests += 1
     try:
-        body = await read_body(request, engine.settings.max_body_bytes); t1 = time.perf_counter()
-        ctype = request.headers.get('content-type', '')
-        if not ctype.lower().startswith('multipart/form-data'):
-            raise InvalidParam('file', 'send a multipart/form-data form with the audio in the field "file" (curl -F file=@audio.wav)')
-        audio_bytes, fields = parse_form(ctype, body)
-        form = parse_transcription_form(fields)
-        audio = await run_in_threadpool(decode_audio, audio_bytes, engine.settings.max_audio_s); t2 = time.perf_counter()
-        if form.stream: return StreamingResponse(stream_events(engine, audio, (t0, t1, t2)), media_type='text/event-stream')
-        t = await transcribe_audio(request, engine, audio, form.options); t3 = time.perf_counter()
+        async with admitted(engine) as claim:
+            s = engine.settings
+            body = await read_body(request, s.max_body_bytes, s.body_timeout_s); t1 = time.perf_counter()
+            deadline = Deadline.after(s.request_timeout_s)
+            ctype = request.headers.get('content-type', '')
+            if not ctype.lower().startswith('multipart/form-data'):
+                raise InvalidParam('file', 'send a multipart/form-data form with the audio in the field "file" (curl -F file=@audio.wav)')
+            audio_bytes, fields = parse_form(ctype, body)
+            del body
+            form = parse_transcription_form(fields)
+            audio = await deadline.wait(off_loop(claim, decode_audio, audio_bytes, s.max_audio_s)); t2 = time.perf_counter()
+            del audio_bytes
+            engine.inflight.add_audio(claim, audio_seconds(audio))
+            if form.stream: return HeldStream(claim, stream_events(engine, audio, (t0, t1, t2), deadline), media_type='text/event-stream')
+            t = await transcribe_audio(request, engine, audio, form.options, deadline); t3 = time.perf_counter()
     except BaseException as e:
         engine.count_failure(e); raise
     record(engine, (t0, t1, t2, t3), t.duration)

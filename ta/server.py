@@ -4,31 +4,37 @@
 
 # %% ../nbs/06_server.ipynb #c002
 from __future__ import annotations
-import asyncio, base64, binascii, errno, hmac, json, logging, re, socket, threading, time, urllib.parse, warnings, zlib
+import asyncio, base64, binascii, ctypes, ctypes.util, errno, hmac, json, logging, os, re, resource, socket, threading, time, urllib.parse, warnings, zlib
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, fields
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, Mapping
 import numpy as np
 import torch
 from fastapi import APIRouter, Depends, FastAPI, Request
-from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import ClientDisconnect
+import h11
+from uvicorn.protocols.http.h11_impl import H11Protocol
 from .audio import decode_audio, audio_seconds, stop_decoders, SAMPLE_RATE
 from .errors import TaError, BadRequest, Unauthorized, TooLarge, NotAudio, ClientGone, NotReady
 from .engine import DecodeEngine, fast_decode_kernel
 from .model import ASRModel
-from .settings import Settings
+from .settings import Settings, LISTEN_BACKLOG
 
 # %% auto #0
 __all__ = ['log', 'STAGES', 'transcribe_router', 'health_router', 'stats_router', 'docs_router', 'Options', 'parse_options',
-           'require_ready', 'read_body', 'decode_content', 'single_valued', 'parse_request', 'parse_form',
+           'require_ready', 'Overloaded', 'DeadlineExceeded', 'BodyTimeout', 'Episode', 'InFlight', 'Claim', 'admitted',
+           'off_loop', 'Deadline', 'read_body', 'decode_content', 'single_valued', 'parse_request', 'parse_form',
            'pick_device', 'quiet_notices', 'load_for_serving', 'warm_up', 'Engine', 'get_engine', 'check_api_key',
            'Word', 'SpeakerTurn', 'Transcription', 'ErrorBody', 'post_transcribe', 'get_health', 'get_stats',
-           'add_error_handlers', 'get_docs', 'get_redoc', 'build_app', 'check_port', 'serve', 'launch', 'wait_healthy']
+           'add_error_handlers', 'ConnectionGuard', 'GuardedH11', 'quiet_floods', 'raise_open_file_limit', 'trim_now',
+           'trim_memory', 'get_docs', 'get_redoc', 'build_app', 'check_port', 'server_config', 'serve', 'launch',
+           'wait_healthy']
 
 # %% ../nbs/06_server.ipynb #c008
 @dataclass(frozen=True)
@@ -70,25 +76,126 @@ def parse_options(raw: Mapping[str, Any]) -> Options:
 def require_ready(engine: 'Engine'):
     "`NotReady` (503) while the model loads, when its worker has stopped, or while the server drains to shut down."
     if not engine.ready: raise NotReady('the model is still loading; try again in a few seconds (GET /health says when it is ready)')
-    if not engine.scheduler.alive: raise NotReady('the transcription worker has stopped; the server must be restarted')
+    if not engine.scheduler.alive: raise NotReady(_WORKER_STOPPED)
     if engine.draining: raise NotReady(_SHUTTING_DOWN)
+
+# %% ../nbs/06_server.ipynb #c011b
+log = logging.getLogger('ta.server')
+
+class Overloaded(NotReady):
+    "503: the in-flight bounds are full; `Retry-After` is short, since requests finish all the time."
+    retry_after = 2
+
+class DeadlineExceeded(TaError):   status = 504  # the answer was not ready within `request_timeout_s`
+class BodyTimeout(TaError):        status = 408  # the body did not arrive within `body_timeout_s`
+
+class Episode:
+    "One warning when a kind of trouble starts and one line when it has been quiet `quiet_s`, instead of a line per event."
+    def __init__(self, what: str, quiet_s: float = 30.0):
+        self.what, self.quiet_s, self.count, self.first, self.last = what, quiet_s, 0, 0.0, 0.0
+    def hit(self):
+        "Count one event (call on the event loop); the first of an episode logs the warning."
+        loop = asyncio.get_running_loop()
+        self.count += 1; self.last = loop.time()
+        if self.count == 1:
+            self.first = self.last; log.warning('%s (logged once; a summary follows when it stops)', self.what)
+            loop.call_later(self.quiet_s, self._check)
+    def _check(self):
+        loop = asyncio.get_running_loop()
+        if (quiet := loop.time() - self.last) < self.quiet_s: return loop.call_later(self.quiet_s - quiet, self._check)
+        log.info('%s: %d times in %.0f s; it has stopped', self.what, self.count, self.last - self.first); self.count = 0
+
+class InFlight:
+    "Transcription requests and seconds of decoded audio admitted and not finished, each bounded; thread-safe."
+    def __init__(self, max_requests: int, max_audio_s: float):
+        self.max_requests, self.max_audio_s = max_requests, max_audio_s
+        self.requests, self.audio_s, self.finished, self.refused = 0, 0.0, 0, 0
+        self._lock, self.episode = threading.Lock(), Episode('overloaded: requests past the in-flight bounds are answered 503')
+    def claim(self) -> Claim:
+        "Admit one request; `Overloaded` when `max_requests` are in flight."
+        with self._lock:
+            if self.requests < self.max_requests: self.requests += 1; return Claim(self)
+        self._refuse(f'the server is at its limit of {self.max_requests} requests in flight; try again in a few seconds')
+    def add_audio(self, claim: Claim, seconds: float):
+        "Count `seconds` of decoded audio for `claim`; `Overloaded` if that passes `max_audio_s` and other audio is in flight."
+        with self._lock:
+            if not self.audio_s or self.audio_s + seconds <= self.max_audio_s: self.audio_s += seconds; claim.audio_s += seconds; return
+        self._refuse(f'the server is at its limit of {self.max_audio_s:.0f} s of audio in flight; try again in a few seconds')
+    def _refuse(self, message: str):
+        self.refused += 1; self.episode.hit(); raise Overloaded(message)
+    def release(self, claim: Claim):
+        with self._lock: self.requests -= 1; self.audio_s -= claim.audio_s; self.finished += 1
+    def as_dict(self) -> dict:
+        return {'requests': self.requests, 'audio_seconds': round(self.audio_s, 3), 'max_requests': self.max_requests,
+                'max_audio_seconds': round(self.max_audio_s, 3), 'refused': self.refused}
+
+class Claim:
+    "One request's share of `InFlight`, held by the request and by each thread working for it; released when the last lets go."
+    def __init__(self, inflight: InFlight): self.inflight, self.audio_s, self.holders, self._lock = inflight, 0.0, 1, threading.Lock()
+    def hold(self):
+        with self._lock: self.holders += 1
+    def drop(self):
+        with self._lock: self.holders -= 1; last = self.holders == 0
+        if last: self.inflight.release(self)
+
+@asynccontextmanager
+async def admitted(engine: Engine):
+    "A `Claim` for one transcription request (`Overloaded` past the bound), dropped by the request when it ends."
+    claim = engine.inflight.claim()
+    try: yield claim
+    finally: claim.drop()
+
+_decoders: ThreadPoolExecutor | None = None
+
+def off_loop(claim: Claim, fn, *args) -> asyncio.Future:
+    "`fn(*args)` in the decoding threads, holding `claim` until it returns (or is cancelled before it starts)."
+    global _decoders
+    if _decoders is None: _decoders = ThreadPoolExecutor((os.cpu_count() or 1) + 2, thread_name_prefix='ta-decode')
+    claim.hold()
+    def run():
+        try: return fn(*args)
+        finally: claim.drop()
+    f = _decoders.submit(run)
+    f.add_done_callback(lambda f: f.cancelled() and claim.drop())
+    return asyncio.wrap_future(f)
+
+@dataclass(frozen=True)
+class Deadline:
+    "When a request must be answered by: `at` in event-loop seconds, from a limit of `limit_s`."
+    at: float
+    limit_s: float
+    @classmethod
+    def after(cls, limit_s: float) -> Deadline: return cls(asyncio.get_running_loop().time() + limit_s, limit_s)
+    def left(self) -> float: return self.at - asyncio.get_running_loop().time()
+    def error(self) -> DeadlineExceeded:
+        return DeadlineExceeded(f"the transcript was not ready within the server's {self.limit_s:g} s limit (request_timeout_s); "
+                                "send a shorter recording, or try again when the server is less busy")
+    async def wait(self, aw):
+        "`await aw`, or `DeadlineExceeded` (and `aw` cancelled) once the deadline passes."
+        try: return await asyncio.wait_for(aw, max(0.0, self.left()))
+        except TimeoutError:
+            if self.left() > 0: raise
+            raise self.error() from None
 
 # %% ../nbs/06_server.ipynb #c013
 def _too_big(limit: int) -> TooLarge:
     return TooLarge(f"the request body is larger than the server's {limit / 2**20:g} MiB limit; send a shorter "
                     "recording or compress it (e.g. 16 kHz mono FLAC)")
 
-async def read_body(request: Request, limit: int) -> bytes:
-    "The request body as sent (before `Content-Encoding` is undone), or `TooLarge` once it passes `limit` bytes."
+async def read_body(request: Request, limit: int, timeout_s: float | None = None) -> bytes:
+    "The request body as sent (before `Content-Encoding` is undone); `TooLarge` once it passes `limit` bytes, `BodyTimeout` (408) past `timeout_s`."
     try: announced = int(request.headers.get('content-length') or 0)
     except ValueError: raise BadRequest(f"the Content-Length header {_shown(request.headers['content-length'])} is not a number") from None
     if announced > limit: raise _too_big(limit)
     body = bytearray()
     try:
-        async for part in request.stream():
-            body += part
-            if len(body) > limit: raise _too_big(limit)
+        async with asyncio.timeout(timeout_s):
+            async for part in request.stream():
+                body += part
+                if len(body) > limit: raise _too_big(limit)
     except ClientDisconnect: raise ClientGone('the client closed the connection while sending the body') from None
+    except TimeoutError: raise BodyTimeout(f"the body did not arrive within the server's {timeout_s:g} s limit (body_timeout_s); "
+                                           "send it faster, or compress it (e.g. 16 kHz mono FLAC)") from None
     return bytes(body)
 
 _CODINGS = ('gzip', 'x-gzip', 'deflate', 'br')
@@ -209,8 +316,6 @@ def _b64_audio(text: str) -> bytes:
     except (binascii.Error, ValueError) as e: raise BadRequest(f'"inputs" is not valid base64: {e}') from None
 
 # %% ../nbs/06_server.ipynb #c016
-log = logging.getLogger('ta.server')
-
 def pick_device(name: str) -> torch.device:
     "'auto' -> cuda when available, else cpu; 'cuda', 'cuda:N' or 'cpu' as asked. Raises `TaError` for a device this machine lacks."
     if name == 'auto': return torch.device('cuda' if torch.cuda.is_available() else 'cpu')
@@ -257,6 +362,7 @@ def warm_up(model: DecodeEngine | ASRModel, seconds: tuple[float, ...] = (1.0, 4
 STAGES = ('read', 'decode', 'transcribe', 'total')  # per-request stages timed for /stats
 _SHUTTING_DOWN = "the server is shutting down; send the request again (to another instance, or once it is back)"
 _CUT_SHORT = "the server shut down before your transcript was ready; send the request again"
+_WORKER_STOPPED = "the transcription worker has stopped; the server must be restarted"
 
 class Engine:
     "The model, its scheduler and the counters, shared by all routes."
@@ -266,6 +372,8 @@ class Engine:
         self.stage_seconds = dict.fromkeys(STAGES, 0.0)
         self.audio_seconds = 0.0
         self.draining = self.cut = False  # a shutdown signal came / the drain time is up
+        self.inflight = InFlight(settings.inflight_requests_limit, settings.inflight_audio_limit_s)
+        self._answered = (0, 0)           # the engine's (chunks, failed_chunks) when a chunk was last seen answered
 
     def start(self, on_failure=None):
         "Load the model in a background thread; `on_failure(exc)` is called if that fails."
@@ -300,13 +408,22 @@ class Engine:
         self.cut = True
         log.warning('drain time is up: %d decoder(s) stopped, requests still waiting answered 503', stop_decoders())
 
+    def failing_chunks(self) -> int:
+        "Chunks failed since a chunk was last answered (the engine's counters, read now): many in a row mean a broken engine."
+        s = self.scheduler.stats
+        if s.chunks != self._answered[0]: self._answered = (s.chunks, s.failed_chunks)
+        return s.failed_chunks - self._answered[1]
+
     def stop(self):
-        if self.scheduler: self.scheduler.close()
+        "Stop the worker, waiting at most `drain_s` + 5 s: a worker stuck in a step must not hang the shutdown."
+        if not self.scheduler: return
+        t = threading.Thread(target=self.scheduler.close, name='ta-stop', daemon=True); t.start(); t.join(self.settings.drain_s + 5)
+        if t.is_alive(): log.error('the transcription worker did not stop within %g s; exiting without it', self.settings.drain_s + 5)
 
 # %% ../nbs/06_server.ipynb #c020
-def get_engine(request: Request) -> Engine: return request.app.state.engine
+async def get_engine(request: Request) -> Engine: return request.app.state.engine  # async: on the event loop, not in a thread
 
-def check_api_key(request: Request, engine: Engine = Depends(get_engine)):
+async def check_api_key(request: Request, engine: Engine = Depends(get_engine)):
     "401 unless the request carries `Authorization: Bearer <key>` (when a key is configured)."
     key = engine.settings.api_key
     if not key: return
@@ -347,7 +464,7 @@ _AUDIO_BODY = {'parameters': [*_QUERY, _ENCODING], 'requestBody': {'required': T
     'application/json': {'schema': {'type': 'object', 'required': ['inputs'], 'properties': {
         'inputs': {'type': 'string', 'description': 'base64 audio file'},
         'parameters': {'type': 'object', 'description': 'the same options as the query string'}}}}}}}
-_ERRORS = {s: {'model': ErrorBody} for s in (400, 401, 413, 415, 499, 500, 503)}
+_ERRORS = {s: {'model': ErrorBody} for s in (400, 401, 408, 413, 415, 499, 500, 503, 504)}
 
 # %% ../nbs/06_server.ipynb #c021
 transcribe_router = APIRouter(tags=['transcribe'])
@@ -362,12 +479,17 @@ async def post_transcribe(request: Request, engine: Engine = Depends(get_engine)
     require_ready(engine)
     t0 = time.perf_counter(); engine.requests += 1
     try:
-        limit = engine.settings.max_body_bytes
-        body = await read_body(request, limit); t1 = time.perf_counter()
-        body = await run_in_threadpool(decode_content, body, request.headers.get('content-encoding', ''), limit)
-        audio_bytes, options = parse_request(request.headers.get('content-type', ''), body, single_valued(request.query_params))
-        audio = await run_in_threadpool(decode_audio, audio_bytes, engine.settings.max_audio_s); t2 = time.perf_counter()
-        result = transcript_json(await transcribe_audio(request, engine, audio, options)); t3 = time.perf_counter()
+        async with admitted(engine) as claim:
+            s = engine.settings
+            body = await read_body(request, s.max_body_bytes, s.body_timeout_s); t1 = time.perf_counter()
+            deadline = Deadline.after(s.request_timeout_s)
+            body = await deadline.wait(off_loop(claim, decode_content, body, request.headers.get('content-encoding', ''), s.max_body_bytes))
+            audio_bytes, options = parse_request(request.headers.get('content-type', ''), body, single_valued(request.query_params))
+            del body   # the audio file only, from here on
+            audio = await deadline.wait(off_loop(claim, decode_audio, audio_bytes, s.max_audio_s)); t2 = time.perf_counter()
+            del audio_bytes
+            engine.inflight.add_audio(claim, audio_seconds(audio))
+            result = transcript_json(await transcribe_audio(request, engine, audio, options, deadline)); t3 = time.perf_counter()
     except BaseException as e:
         engine.count_failure(e); raise
     for k, v in zip(STAGES, (t1 - t0, t2 - t1, t3 - t2, t3 - t0)): engine.stage_seconds[k] += v
@@ -378,37 +500,45 @@ async def post_transcribe(request: Request, engine: Engine = Depends(get_engine)
 health_router = APIRouter(tags=['health'])
 
 @health_router.api_route('/health', methods=['GET', 'HEAD'], summary='Ready or not', responses={503: {'model': ErrorBody}})
-def get_health(engine: Engine = Depends(get_engine)):
-    "200 `{status: ready}` once the model is loaded and its worker runs; 503 with the reason otherwise."
-    if engine.ready and engine.scheduler.alive:
+async def get_health(engine: Engine = Depends(get_engine)):
+    "200 `{status: ready}` once the model is loaded and its worker runs; 503 with the reason otherwise. On the event loop: no thread, no file."
+    from ta.openai_api import model_name
+    if engine.ready and engine.scheduler.alive and (failing := engine.failing_chunks()) <= engine.scheduler.max_batch_size:
         e = engine.scheduler
-        return {'status': 'ready', 'model': engine.settings.model, 'device': str(e.device), 'graph_mode': e.graph_mode.value,
+        return {'status': 'ready', 'model': model_name(engine), 'device': str(e.device), 'graph_mode': e.graph_mode.value,
                 'max_batch_size': e.max_batch_size, 'synthetic_tokens_per_second': e.tokens_per_second}
-    if engine.ready: status, msg = 'failed', 'the transcription worker has stopped; restart the server (its log says why)'
-    elif engine.error: status, msg = 'failed', f'the model failed to load: {engine.error}'
+    if engine.ready and engine.scheduler.alive:
+        status, msg = 'failing', f'the last {failing} chunks all failed (more than a batch); the log says why; restart the server if it goes on'
+    elif engine.ready: status, msg = 'failed', 'the transcription worker has stopped; restart the server (its log says why)'
+    elif engine.error: status, msg = 'failed', 'the model failed to load; the log says why'
     else: status, msg = 'loading', 'the model is still loading'
     return JSONResponse({'status': status, 'error': msg}, status_code=503, headers={'Retry-After': '5'} if status == 'loading' else None)
 
 stats_router = APIRouter(tags=['stats'])
 
 @stats_router.get('/stats', summary='Batches, chunks, GPU time, queue wait, per-stage request time', dependencies=[Depends(check_api_key)])
-def get_stats(engine: Engine = Depends(get_engine)) -> dict:
-    "Counters since start: requests, failed = client errors (4xx, 499 included) + server errors (5xx); times in seconds, `mean_stage_seconds` over successful requests."
+async def get_stats(request: Request, engine: Engine = Depends(get_engine)) -> dict:
+    "Counters since start: requests, failed = client errors (4xx, 499 included) + server errors (5xx); times in seconds, `mean_stage_seconds` over successful requests; work in flight and connections now."
     ok = engine.requests - engine.failed
     return {'requests': engine.requests, 'failed_requests': engine.failed, 'client_errors': engine.client_errors,
             'server_errors': engine.server_errors, 'audio_seconds': round(engine.audio_seconds, 3),
             'engine': engine.scheduler.stats.as_dict() if engine.ready else None,
-            'mean_stage_seconds': {k: (v / ok if ok else 0.0) for k, v in engine.stage_seconds.items()}}
+            'mean_stage_seconds': {k: (v / ok if ok else 0.0) for k, v in engine.stage_seconds.items()},
+            'inflight': engine.inflight.as_dict(), 'connections': request.app.state.connections.as_dict()}
 
 # %% ../nbs/06_server.ipynb #c024
 def _error(status: int, message: str, headers: dict | None = None) -> JSONResponse:
     return JSONResponse({'error': message}, status_code=status, headers=headers)
 
+_HEADERS = {503: lambda e: {'Retry-After': str(getattr(e, 'retry_after', 5))},   # when to try again
+            401: lambda e: {'WWW-Authenticate': 'Bearer'}}                         # how to authenticate (RFC 9110)
+
 def add_error_handlers(app: FastAPI):
     @app.exception_handler(TaError)
     async def ta_error(request, e: TaError):
-        if e.status >= 500 or e.status == 499: log.warning('%s %s -> %d: %s', request.method, request.url.path, e.status, e.message)
-        return _error(e.status, e.message, headers={'Retry-After': '5'} if e.status == 503 else None)
+        if (e.status >= 500 or e.status == 499) and not isinstance(e, Overloaded):   # refusals are logged per episode
+            log.warning('%s %s -> %d: %s', request.method, request.url.path, e.status, e.message)
+        return _error(e.status, e.message, headers=_HEADERS.get(e.status, lambda e: None)(e))
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request, e): return _error(e.status_code, str(e.detail), headers=getattr(e, 'headers', None))
     @app.exception_handler(RequestValidationError)
@@ -417,6 +547,103 @@ def add_error_handlers(app: FastAPI):
     async def internal_error(request, e):
         log.exception('unexpected error in %s %s', request.method, request.url.path)
         return _error(500, f'internal error ({type(e).__name__}: {e}); the server log has the details')
+
+# %% ../nbs/06_server.ipynb #c024b
+class ConnectionGuard:
+    "The open connections, and those waiting for a request's headers in the order they began to wait."
+    def __init__(self, limit: int, header_timeout_s: float):
+        self.limit, self.header_timeout_s, self.open, self.waiting = limit, header_timeout_s, 0, {}
+        self.closed_slow = self.closed_over_limit = 0
+        self.slow = Episode(f'slow clients: connections that send no whole request within {header_timeout_s:g} s are closed')
+        self.full = Episode(f'connection limit ({limit}) reached: the connections waiting longest for a request are closed')
+    def as_dict(self) -> dict:
+        return {'open': self.open, 'waiting': len(self.waiting), 'max': self.limit,
+                'closed_slow': self.closed_slow, 'closed_over_limit': self.closed_over_limit}
+
+class GuardedH11(H11Protocol):
+    "uvicorn's HTTP/1.1 protocol with a deadline on each request's headers and at most `guard.limit` connections."
+    guard: ConnectionGuard
+    _open, _timer, _kept = False, None, False   # _kept: has had a request answered (a proven client, evicted last)
+    def connection_made(self, transport):
+        super().connection_made(transport)
+        g = self.guard; self._open = True; g.open += 1
+        if g.open > g.limit:
+            g.full.hit(); g.closed_over_limit += 1
+            fresh = next((c for c in g.waiting if not c._kept), None)   # the longest waiting that never sent a whole request,
+            (fresh or next(iter(g.waiting), self))._close()            # else the longest idle, else this one
+        if self._open: g.waiting[self] = None; self._arm()
+    def _arm(self): self._timer = self.loop.call_later(self.guard.header_timeout_s, self._too_slow)
+    def _too_slow(self):
+        self._timer = None
+        if self in self.guard.waiting: self.guard.slow.hit(); self.guard.closed_slow += 1; self._close()
+    def _close(self):
+        "Close now and stop counting this connection (its descriptor is freed on the loop's next turn)."
+        if self._open: self._open = False; self.guard.open -= 1
+        self._got_request(); self.transport.close()
+    def _got_request(self):
+        self.guard.waiting.pop(self, None)
+        if self._timer is not None: self._timer.cancel(); self._timer = None
+    def data_received(self, data: bytes):
+        if self._timer is None and self in self.guard.waiting: self._arm()   # a kept-alive connection's next request begins
+        super().data_received(data)
+        if self.conn.their_state is not h11.IDLE: self._got_request()
+        elif self._open and self not in self.guard.waiting: self.guard.waiting[self] = None; self._arm()  # an unread body ended: a request may follow
+    def on_response_complete(self):
+        super().on_response_complete()
+        if not self._open or self.transport.is_closing(): return
+        self._kept = True
+        if self.conn.their_state is h11.IDLE: self.guard.waiting[self] = None
+        elif self.conn.their_state is h11.SEND_BODY:   # answered before its body ended (401, 404, 503): the rest gets as long as headers do
+            self.loop.call_later(self.guard.header_timeout_s, self._unread_body)
+    def _unread_body(self):
+        if self._open and self.conn.their_state is h11.SEND_BODY: self.guard.slow.hit(); self.guard.closed_slow += 1; self._close()
+    def connection_lost(self, exc):
+        if self._open: self._open = False; self.guard.open -= 1
+        self._got_request(); super().connection_lost(exc)
+
+class _AsEpisode(logging.Filter):
+    "Count log lines containing `fragment` into `episode` instead of printing each one."
+    def __init__(self, fragment: str, episode: Episode): super().__init__(); self.fragment, self.episode = fragment, episode
+    def filter(self, record) -> bool:
+        if self.fragment not in record.getMessage(): return True
+        try: self.episode.hit()
+        except RuntimeError: pass   # logged off the event loop: dropped all the same
+        return False
+
+def quiet_floods(guard: ConnectionGuard):
+    "Route the per-connection lines of an overload (asyncio's failed accepts, uvicorn's concurrency 503s) into `guard`'s episode."
+    for name, fragment in (('asyncio', 'out of system resource'), ('uvicorn.error', 'Exceeded concurrency limit')):
+        logger = logging.getLogger(name)
+        for f in [f for f in logger.filters if isinstance(f, _AsEpisode)]: logger.removeFilter(f)
+        logger.addFilter(_AsEpisode(fragment, guard.full))
+
+def raise_open_file_limit() -> int:
+    "Raise this process's soft open-file limit to its hard limit (at most 2**20); returns the soft limit now."
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    want = min(hard if hard != resource.RLIM_INFINITY else 2**20, 2**20)
+    if soft < want:
+        try: resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
+        except (ValueError, OSError): pass
+    return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+
+# %% ../nbs/06_server.ipynb #c024d
+def _glibc():
+    "The C library when it is glibc (it has `malloc_trim`), else None (musl, macOS)."
+    try: libc = ctypes.CDLL(ctypes.util.find_library('c') or 'libc.so.6')
+    except OSError: return None
+    return libc if hasattr(libc, 'malloc_trim') else None
+
+def trim_now() -> bool:
+    "Give the free memory at the top of each glibc heap back to the system; True if any was released."
+    libc = _glibc()
+    return bool(libc and libc.malloc_trim(0))
+
+async def trim_memory(engine: Engine, interval_s: float):
+    "Every `interval_s` s in which requests finished, `trim_now` in a thread (it locks the heap: never on the event loop). Runs until cancelled."
+    seen = engine.inflight.finished
+    while True:
+        await asyncio.sleep(interval_s)
+        if engine.inflight.finished != seen: seen = engine.inflight.finished; await asyncio.to_thread(trim_now)
 
 # %% ../nbs/06_server.ipynb #c026
 docs_router = APIRouter(include_in_schema=False)
@@ -445,9 +672,16 @@ def build_app(settings: Settings | None = None, on_failure=None) -> FastAPI:
     settings = settings or Settings()
     @asynccontextmanager
     async def lifespan(app):
-        app.state.engine.start(on_failure); yield; app.state.engine.stop()
-    app = FastAPI(title='ta', summary='Speech-to-text server: audio file in, transcript out', lifespan=lifespan, docs_url=None, redoc_url=None)
+        app.state.engine.start(on_failure)
+        trim = asyncio.create_task(trim_memory(app.state.engine, settings.trim_interval_s)) if settings.trim_interval_s else None
+        yield
+        if trim: trim.cancel()
+        app.state.engine.stop()
+    # redirect_slashes off: Starlette built the redirect for `POST /transcribe/` from the Host header, an open redirect
+    app = FastAPI(title='ta', summary='Speech-to-text server: audio file in, transcript out', lifespan=lifespan, docs_url=None, redoc_url=None,
+                  redirect_slashes=False)
     app.state.engine = Engine(settings)
+    app.state.connections = ConnectionGuard(settings.connection_limit, settings.header_timeout_s)
     from ta.openai_api import openai_router, add_openai_errors
     for r in (transcribe_router, health_router, stats_router, docs_router, openai_router): app.include_router(r)
     app.mount('/docs/assets', StaticFiles(directory=_docs_assets()), name='docs-assets')
@@ -455,6 +689,9 @@ def build_app(settings: Settings | None = None, on_failure=None) -> FastAPI:
         from fastapi.middleware.cors import CORSMiddleware
         app.add_middleware(CORSMiddleware, allow_origins=origins, allow_methods=['GET', 'HEAD', 'POST'], max_age=600,
                            allow_headers=['Authorization', 'Content-Type', 'Content-Encoding'], expose_headers=['Retry-After'])
+    if hosts := settings.allowed_host_list:
+        from starlette.middleware.trustedhost import TrustedHostMiddleware
+        app.add_middleware(TrustedHostMiddleware, allowed_hosts=hosts, www_redirect=False)
     add_error_handlers(app); add_openai_errors(app)
     return app
 
@@ -469,6 +706,18 @@ def check_port(host: str, port: int):
             raise TaError(f"port {port} on {host} is already in use (another ta serve?); choose another with --port, "
                           f"e.g. --port {port + 1 if port < 65535 else 8001}, or stop the program using it") from None
 
+def server_config(app: FastAPI, settings: Settings):
+    "uvicorn's `Config` for `app`: `GuardedH11` connections, keep-alive, graceful shutdown, proxy headers only from `forwarded_allow_ips`."
+    import uvicorn
+    guard = app.state.connections
+    quiet_floods(guard)
+    # keep-alive 75 s, past the 5 s of common clients (httpx, aiohttp): a server that closes an idle connection exactly
+    # when the client reuses it loses that request (the client sees a dropped connection, not an answer)
+    return uvicorn.Config(app, host=settings.host, port=settings.port, log_level='info', timeout_keep_alive=75,
+                          timeout_graceful_shutdown=settings.drain_s + 5, http=type('GuardedH11', (GuardedH11,), {'guard': guard}),
+                          backlog=LISTEN_BACKLOG,   # no limit_concurrency: the guard bounds connections; uvicorn's check 503s requests while evicted ones close
+                          proxy_headers=bool(settings.forwarded_allow_ips), forwarded_allow_ips=settings.forwarded_allow_ips or None)
+
 def serve(settings: Settings) -> int:
     "Run uvicorn until interrupted; exit code 1 when the model cannot be loaded. Raises `TaError` for a device this machine lacks or a port in use."
     import uvicorn
@@ -476,16 +725,14 @@ def serve(settings: Settings) -> int:
     if settings.graph_mode in ('graph', 'compiled') and device.type != 'cuda':
         raise TaError(f"--graph-mode {settings.graph_mode} needs a CUDA device, and this server would run on {device}; use --graph-mode eager")
     check_port(settings.host, settings.port)
+    raise_open_file_limit()   # before the connection limit is derived from it
     app, failed = build_app(settings, lambda e: (failed.append(e), setattr(server, 'should_exit', True))), []
     class Server(uvicorn.Server):
         def handle_exit(self, sig, frame):   # Ctrl-C / SIGTERM: drain, then uvicorn's own graceful shutdown
             engine = app.state.engine
             if engine.draining and not engine.cut: return engine.cut_short()  # the second: end the drain now, still shut down cleanly
             engine.drain(); super().handle_exit(sig, frame)                    # a third forces uvicorn out
-    # keep-alive 75 s, past the 5 s of common clients (httpx, aiohttp): a server that closes an idle connection exactly
-    # when the client reuses it loses that request (the client sees a dropped connection, not an answer)
-    server = Server(uvicorn.Config(app, host=settings.host, port=settings.port, log_level='info', timeout_keep_alive=75,
-                                   timeout_graceful_shutdown=settings.drain_s + 5))
+    server = Server(server_config(app, settings))
     logging.basicConfig(level=logging.INFO, format='%(asctime)s %(levelname)s %(name)s: %(message)s')
     try: server.run()
     except KeyboardInterrupt: pass  # uvicorn raises the Ctrl-C it handled again once it has shut down cleanly

@@ -4,16 +4,26 @@
 
 # %% ../nbs/06a_settings.ipynb #c002
 from __future__ import annotations
+import os, resource
 from pathlib import Path
 import ta
-from pydantic import Field
+from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 # %% auto #0
-__all__ = ['Settings']
+__all__ = ['LISTEN_BACKLOG', 'AUDIO_BYTES_PER_S', 'memory_bytes', 'Settings']
 
 # %% ../nbs/06a_settings.ipynb #c005
 _TINY = Path(ta.__file__).parent / 'checkpoints' / 'tiny'  # ta.tiny.TINY_DIR, without importing torch
+LISTEN_BACKLOG = 128      # connections the kernel queues; asyncio accepts up to this many at once (each a descriptor), so well under max_connections
+AUDIO_BYTES_PER_S = 2**18  # memory one second of audio in flight costs at its peak: the 4.8 GB for 5.97 h measured in issue 13 is 223 KiB/s
+
+def memory_bytes() -> int:
+    "This machine's memory in bytes, or the container's limit (cgroup v2 `memory.max`) when that is lower."
+    total = os.sysconf('SC_PAGE_SIZE') * os.sysconf('SC_PHYS_PAGES')
+    try: limit = Path('/sys/fs/cgroup/memory.max').read_text().strip()
+    except OSError: return total
+    return min(total, int(limit)) if limit.isdigit() else total
 
 class Settings(BaseSettings):
     "Server settings; each field can be set with the environment variable `TA_<NAME>`."
@@ -21,7 +31,8 @@ class Settings(BaseSettings):
     model: str = Field(str(_TINY), description='checkpoint folder or Hub id (default: the embedded tiny checkpoint)')
     host: str = Field('127.0.0.1', description='address to listen on; 0.0.0.0 for every interface')
     port: int = Field(8000, ge=0, le=65535, description='TCP port to listen on; 0 picks a free one (the log says which)')
-    api_key: str | None = Field(None, description='when set, requests need `Authorization: Bearer <key>`')
+    api_key: str | None = Field(None, description='when set, requests need `Authorization: Bearer <key>`; prefer the TA_API_KEY variable or --api-key-file (a flag shows in `ps`)')
+    api_key_file: str | None = Field(None, description='read the API key from this file (its first line)')
     max_body_mb: float = Field(512.0, gt=0, description='largest request body in MiB, after Content-Encoding is undone (413 above)')
     max_audio_s: float = Field(6 * 3600.0, gt=0, description='longest audio in seconds (413 above)')
     max_batch_size: int = Field(128, ge=1, description='rows of the decode pool: most chunks decoded at once; each bucket up to it gets a CUDA graph')
@@ -31,9 +42,47 @@ class Settings(BaseSettings):
     allow_slow_kernels: bool = Field(False, description='serve on CUDA even when the fast fla/causal-conv1d kernels are missing')
     cors_origins: str | None = Field(None, description="comma-separated origins whose web pages may call the API (e.g. 'https://a.example,http://localhost:3000', or '*'); default: none, CORS off")
     drain_s: float = Field(10.0, ge=0, description='on Ctrl-C or SIGTERM, seconds requests in flight may take to finish before they are answered 503 (a second Ctrl-C: at once)')
+    max_inflight_requests: int = Field(0, ge=0, description='most transcription requests in flight (reading, decoding, queued, transcribing); 503 with Retry-After beyond; 0: 2 x max_batch_size (default)')
+    max_inflight_audio_s: float = Field(0.0, ge=0, description="most seconds of decoded audio in flight; 503 with Retry-After beyond (a request alone is always taken); 0: a quarter of this machine's memory at 256 KiB per second of audio (default)")
+    request_timeout_s: float = Field(600.0, gt=0, description='seconds a request may take once its body has arrived (decoding, queue, transcription); 504 after, its waiting chunks dropped')
+    header_timeout_s: float = Field(10.0, gt=0, description="seconds a connection has to send a request's headers (from opening, or from the first byte of a later request); then it is closed")
+    body_timeout_s: float = Field(300.0, gt=0, description='seconds a request has to send its whole body; 408 after')
+    max_connections: int = Field(0, ge=0, description="most open connections; past it, the connection that has waited longest without sending a whole request is closed; 0: from the open-file limit (default)")
+    forwarded_allow_ips: str = Field('', description="comma-separated addresses of proxies whose X-Forwarded-For / X-Forwarded-Proto are believed ('*': any); default: none, the peer's own address is used")
+    allowed_hosts: str | None = Field(None, description="comma-separated Host names the server answers (e.g. 'localhost,127.0.0.1,asr.example.com', '*.example.com'); others get 400; default: any")
+    trim_interval_s: float = Field(10.0, ge=0, description='seconds between returns of freed memory to the system (glibc malloc_trim) while requests finish; 0: off')
+
+    @field_validator('api_key')
+    @classmethod
+    def _key_not_empty(cls, v: str | None) -> str | None:
+        if v is not None and not v.strip(): raise ValueError('the API key is empty, which would turn authentication off; give a key, or leave --api-key / TA_API_KEY unset')
+        return v
+
+    @model_validator(mode='after')
+    def _key_from_file(self) -> 'Settings':
+        if self.api_key_file is None: return self
+        if self.api_key is not None: raise ValueError('give the API key once: --api-key-file or --api-key / TA_API_KEY, not both')
+        try: key = Path(self.api_key_file).read_text().strip().splitlines()
+        except OSError as e: raise ValueError(f'cannot read the API key file {self.api_key_file!r}: {e.strerror}') from None
+        self.api_key = self._key_not_empty(key[0].strip() if key else '')
+        return self
 
     @property
     def max_body_bytes(self) -> int: return int(self.max_body_mb * 2**20)
 
     @property
     def cors_origin_list(self) -> list[str]: return [o.strip() for o in (self.cors_origins or '').split(',') if o.strip()]
+
+    @property
+    def allowed_host_list(self) -> list[str]: return [h.strip() for h in (self.allowed_hosts or '').split(',') if h.strip()]
+
+    @property
+    def inflight_requests_limit(self) -> int: return self.max_inflight_requests or 2 * self.max_batch_size
+
+    @property
+    def inflight_audio_limit_s(self) -> float: return self.max_inflight_audio_s or memory_bytes() / 4 / AUDIO_BYTES_PER_S
+
+    @property
+    def connection_limit(self) -> int:
+        "`max_connections`, or the open-file limit less 128 descriptors for the process, 5 per decoding thread (one per core plus two: ffmpeg's pipes and files) and the listen backlog; at least 32."
+        return self.max_connections or max(32, resource.getrlimit(resource.RLIMIT_NOFILE)[0] - 128 - 5 * ((os.cpu_count() or 1) + 2) - LISTEN_BACKLOG)
