@@ -4,7 +4,7 @@
 
 # %% ../nbs/17b_soak.ipynb #s002
 from __future__ import annotations
-import argparse, asyncio, json, mimetypes, random, re, subprocess, sys, tempfile, threading, time
+import argparse, asyncio, json, mimetypes, os, random, re, subprocess, sys, tempfile, threading, time
 from collections import Counter
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -220,12 +220,11 @@ def run_soak(folder: str | Path, url: str, clients: int = 8, seconds: float = 30
 
 # %% ../nbs/17b_soak.ipynb #s022
 def _windows(rows: list, window_s: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    "Window middles and p50/p99 of [start s, latency s, ...] rows in windows of `window_s` s."
+    "Window middles and p50/p99 of [start s, latency s, ...] rows in windows of `window_s` s; NaN for an empty window (a gap in the line)."
     t, lat = np.array([r[0] for r in rows]), np.array([r[1] for r in rows])
-    edges = np.arange(0, t.max() + window_s, window_s)
-    ws = [(e + window_s / 2, lat[(t >= e) & (t < e + window_s)]) for e in edges]
-    ws = [(m, x) for m, x in ws if len(x)]
-    return np.array([m for m, _ in ws]), *np.array([np.percentile(x, [50, 99]) for _, x in ws]).T
+    edges = np.arange(t.max() // window_s + 1) * window_s
+    ws = [lat[(t >= e) & (t < e + window_s)] for e in edges]
+    return edges + window_s / 2, *np.array([np.percentile(x, [50, 99]) if len(x) else [np.nan] * 2 for x in ws]).T
 
 def plot_soak(rec: dict, path: str | Path, window_s: float = 10.0) -> Path:
     "Memory, request latency (with p50/p99 per `window_s` window) and /health latency over time; a PNG at `path`."
@@ -239,7 +238,8 @@ def plot_soak(rec: dict, path: str | Path, window_s: float = 10.0) -> Path:
     if ok:
         ax_l.plot([r[0] for r in ok], [r[1] for r in ok], '.', ms=2, alpha=0.3, color='C1', label='one request')
         mid, p50, p99 = _windows(ok, window_s)
-        ax_l.plot(mid, p50, '-', color='C2', label=f'p50 per {window_s:g} s'); ax_l.plot(mid, p99, '-', color='C3', label=f'p99 per {window_s:g} s')
+        ax_l.plot(mid, p50, 'o-', ms=3, color='C2', label=f'p50 per {window_s:g} s')
+        ax_l.plot(mid, p99, 's-', ms=3, color='C3', label=f'p99 per {window_s:g} s')
         ax_l.legend(fontsize=8)
     if h := rec['series']['health']: ax_h.plot([r[0] for r in h], [1e3 * r[1] for r in h], '.-', ms=3, color='C4')
     for ax, y in ((ax_m, 'server RSS (MB)'), (ax_l, 'request latency (s)'), (ax_h, '/health latency (ms)')):
@@ -334,6 +334,7 @@ def _common_flags(p: argparse.ArgumentParser, out: str):
     p.add_argument('--folder', default=None, help='the recordings (default: 11 files of 1-60 s in 7 containers, transcoded from fixtures/)')
     p.add_argument('--out', default=out, help='the JSON record (default: %(default)s)')
     p.add_argument('--ready-timeout', type=float, default=300.0, help='seconds to wait for /health to say ready (default: %(default)s)')
+    p.add_argument('--serve-log', default=None, help="the log of the ta serve started here (default: a temporary file, named when it starts)")
     p.add_argument('serve_flags', nargs=argparse.REMAINDER, help='after --: ta serve flags for the server started here')
 
 def soak_parser() -> argparse.ArgumentParser:
@@ -369,14 +370,14 @@ def _server_and_folder(a: argparse.Namespace):
     with tempfile.TemporaryDirectory(prefix='ta-soak-') as d:
         folder = Path(a.folder) if a.folder else make_corpus(Path(d) / 'recordings')[0].parent
         if a.url: yield a.url, getattr(a, 'pid', None), folder; return
-        with local_server(flags, Path(a.out).with_suffix('.serve.log')) as (url, pid, log):
+        with local_server(flags, a.serve_log) as (url, pid, log):
             print(f'ta serve {" ".join(flags)} on {url} (pid {pid}, log {log})', flush=True)
             yield url, pid, folder
 
 def _write(rec: dict, a: argparse.Namespace, argv: list[str], kind: str) -> Path:
     from ta.patches.bench import environment
     rec = dict(kind=kind, command='ta bench ' + kind + ' ' + ' '.join(argv), created=datetime.now(UTC).isoformat(timespec='seconds'),
-               environment=environment(), **rec)
+               environment=dict(environment(), cpus=os.cpu_count(), load_average_1_5_15min=os.getloadavg()), **rec)
     out = Path(a.out); out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(rec, indent=1) + '\n')
     return out
