@@ -17,8 +17,8 @@ from .errors import TaError
 
 # %% auto #0
 __all__ = ['Outcome', 'latency_summary', 'failure_counts', 'divergence', 'level_record', 'stats_diff', 'audio_info', 'post_audio',
-           'http_level', 'fetch_stats', 'wait_ready', 'run_http', 'offline_level', 'run_offline', 'table_rows',
-           'table_title', 'print_record', 'plot_runs', 'bench_parser', 'main_bench']
+           'http_level', 'fetch_stats', 'wait_ready', 'run_async', 'run_http', 'offline_level', 'run_offline',
+           'table_rows', 'table_title', 'print_record', 'plot_runs', 'bench_parser', 'main_bench']
 
 # %% ../nbs/17_bench.ipynb #c006
 @dataclass
@@ -32,11 +32,11 @@ class Outcome:
     @property
     def ok(self) -> bool: return self.error is None
 
-def latency_summary(latencies: list[float]) -> dict:
-    "p50, p90 (linear interpolation) and max of the latencies in s; None when there are none."
-    if not latencies: return dict(p50_s=None, p90_s=None, max_s=None)
-    p50, p90 = np.percentile(latencies, [50, 90])
-    return dict(p50_s=round(float(p50), 6), p90_s=round(float(p90), 6), max_s=round(max(latencies), 6))
+def latency_summary(latencies: list[float], qs: tuple[int, ...] = (50, 90)) -> dict:
+    "The `qs` percentiles (linear interpolation; default p50, p90) and max of the latencies in s; None when there are none."
+    if not latencies: return {**{f'p{q}_s': None for q in qs}, 'max_s': None}
+    ps = np.percentile(latencies, qs)
+    return {**{f'p{q}_s': round(float(p), 6) for q, p in zip(qs, ps)}, 'max_s': round(max(latencies), 6)}
 
 def failure_counts(outcomes: list[Outcome]) -> list[dict]:
     "Failures grouped by (status, error message), most frequent first."
@@ -162,7 +162,7 @@ async def wait_ready(client: httpx.AsyncClient, url: str, timeout_s: float) -> d
     raise TaError(f"no ready ta server at {url} (last answer: {last}); start one with `ta serve`, pass --url, or use --offline")
 
 # %% ../nbs/17_bench.ipynb #c021
-def _run_async(coro):
+def run_async(coro):
     "`asyncio.run(coro)`, in a worker thread when this thread already runs an event loop (Jupyter)."
     try: asyncio.get_running_loop()
     except RuntimeError: return asyncio.run(coro)
@@ -191,8 +191,8 @@ def run_http(audio: str | Path, url: str = 'http://127.0.0.1:8000', levels: list
     info, _ = audio_info(audio)
     ctype = mimetypes.guess_type(str(audio))[0] or 'application/octet-stream'
     url = url.rstrip('/')
-    run = _run_async(_http_run(url, Path(audio).read_bytes(), ctype, info['seconds'], list(levels), rounds, api_key,
-                               timeout_s, ready_timeout_s))
+    run = run_async(_http_run(url, Path(audio).read_bytes(), ctype, info['seconds'], list(levels), rounds, api_key,
+                              timeout_s, ready_timeout_s))
     return dict(mode='http', url=url, server_is_local=httpx.URL(url).host in ('127.0.0.1', 'localhost', '::1'),
                 health=run['health'], audio=info, warmup=run['warmup'], levels=run['levels'])
 
@@ -337,6 +337,7 @@ def bench_parser() -> argparse.ArgumentParser:
         "Serving benchmark: one recording sent N times at once to a running ta serve (or, with\n"
         "--offline, to the model in this process); RTFx, latency, the server's breakdown and text\n"
         "agreement per concurrency level.\n\n"
+        "ta bench soak --help, ta bench fuzz --help: a long run of many clients, mutated files.\n"
         "ta bench decode-step --help: the decode-step benchmark instead."))
     p.add_argument('--url', default='http://127.0.0.1:8000', help='the ta server (default: %(default)s)')
     p.add_argument('--api-key', default=None, help="the server's API key (sent as Authorization: Bearer)")

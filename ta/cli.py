@@ -71,11 +71,14 @@ def _log_model_loading():
     logger = logging.getLogger('ta.server'); logger.setLevel(logging.INFO); logger.addHandler(handler)
 
 def cmd_bench(a) -> int:
-    "`ta bench decode-step ...` to `ta.patches.measure.main_decode_step`; any other `ta bench ...` to `ta.bench.main_bench`."
+    "`ta bench decode-step ...` to `ta.patches.measure.main_decode_step`, `ta bench soak|fuzz ...` to `ta.soak`; any other `ta bench ...` to `ta.bench.main_bench`."
     if a.rest[:1] == ['decode-step']:
         from ta.patches.measure import main_decode_step
         main_decode_step(a.rest[1:])
         return 0
+    if a.rest[:1] in (['soak'], ['fuzz']):
+        from ta import soak
+        return getattr(soak, f'main_{a.rest[0]}')(a.rest[1:])
     if '--offline' in a.rest: _log_model_loading()   # e.g. "model ... on cpu, decode patches: lm_head"
     from ta.bench import main_bench
     return main_bench(a.rest)
@@ -170,8 +173,9 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument('--host', default='127.0.0.1', help='address to listen on (default: %(default)s)')
     g.add_argument('--port', type=int, default=7860, help='port to listen on (default: %(default)s)')
     g.add_argument('--model', default=None, help='checkpoint for in-process mode'); g.set_defaults(func=cmd_space)
-    _command(sub, 'bench', 'serving benchmark against ta serve (see ta bench --help); ta bench decode-step times '
-             'the decode step (see ta bench decode-step --help)', add_help=False).set_defaults(func=cmd_bench)
+    _command(sub, 'bench', 'serving benchmark against ta serve (see ta bench --help); ta bench soak and ta bench fuzz load '
+             'it for minutes and send it mutated files (see their --help); ta bench decode-step times the decode step '
+             '(see ta bench decode-step --help)', add_help=False).set_defaults(func=cmd_bench)
     _command(sub, 'eval', 'word error rate of ta serve (and peers) on a set (see ta eval --help)', add_help=False).set_defaults(func=cmd_eval)
     dev = _command(sub, 'dev', 'developer checks').add_subparsers(dest='dev', required=True, metavar='CHECK')
     _command(dev, 'readme', 'write README.md from nbs/index.ipynb').set_defaults(func=cmd_readme)

@@ -117,8 +117,8 @@ async def _http_all(rows: list[Row], url: str, concurrency: int, api_key: str | 
 def http_transcriber(url: str = 'http://127.0.0.1:8000', concurrency: int = 8, api_key: str | None = None,
                      timeout_s: float = 600.0, ready_timeout_s: float = 120.0) -> Transcriber:
     "Rows -> transcripts from a running `ta serve` at `url`, `concurrency` requests in flight; `TaError` if it is not ready in time."
-    from ta.bench import _run_async
-    return lambda rows: _run_async(_http_all(rows, url.rstrip('/'), concurrency, api_key, timeout_s, ready_timeout_s))
+    from ta.bench import run_async
+    return lambda rows: run_async(_http_all(rows, url.rstrip('/'), concurrency, api_key, timeout_s, ready_timeout_s))
 
 def inprocess_transcriber(model: str | None = None, device: str = 'auto') -> Transcriber:
     "Rows -> transcripts with the model loaded in this process (`model`: checkpoint, default the embedded one)."
