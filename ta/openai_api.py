@@ -61,8 +61,9 @@ async def _chunk_text(request: Request | None, engine: Engine, future: Future, f
                 waiting.add_done_callback(_retrieved)
                 raise NotReady(_CUT_SHORT)
             done, _ = await asyncio.wait({waiting}, timeout=0.5 if deadline is None else min(0.5, max(0.0, deadline.left())))
-            if done: return waiting.result()
-            if why := _given_up(request is not None and await request.is_disconnected(), engine, deadline):
+            gone = request is not None and await request.is_disconnected()   # asked after every chunk too: chunks that each
+            if done and not gone: return waiting.result()                    # finish within the poll would hide a departure
+            if why := _given_up(gone, engine, deadline):
                 for f in futures: f.cancel()
                 waiting.add_done_callback(_retrieved)
                 raise why
