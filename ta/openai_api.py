@@ -17,7 +17,7 @@ from .audio import decode_audio, chunk_bounds, audio_seconds, SAMPLE_RATE
 from .errors import TaError, BadRequest, ClientGone, NotReady, NotFound
 from .pipeline import join_texts
 from .server import (_CUT_SHORT, _WORKER_STOPPED, Engine, Options, STAGES, get_engine, check_api_key, read_body, parse_form, parse_options,
-                       require_ready, _as_bool, admitted, off_loop, Claim, Deadline)
+                       require_ready, _as_bool, admitted, off_loop, Claim, Deadline, Overloaded)
 
 # %% auto #0
 __all__ = ['RESPONSE_FORMATS', 'GRANULARITIES', 'MAX_PROMPT_CHARS', 'openai_router', 'cpu_pool', 'Chunk', 'chunk_texts',
@@ -278,10 +278,10 @@ async def stream_events(engine: Engine, audio: np.ndarray, times: tuple[float, f
 # %% ../nbs/06a_openai.ipynb #a024
 _CODES = {401: 'invalid_api_key', 404: 'not_found', 408: 'request_timeout', 413: 'file_too_large', 415: 'unsupported_file', 499: 'client_closed_request', 503: 'model_not_ready', 504: 'timeout'}
 
-def openai_error(status: int, message: str, param: str | None = None) -> dict:
-    "`{'error': {message, type, param, code}}`: `invalid_request_error` for 4xx, `server_error` for 5xx."
+def openai_error(status: int, message: str, param: str | None = None, code: str | None = None) -> dict:
+    "`{'error': {message, type, param, code}}`: `invalid_request_error` for 4xx, `server_error` for 5xx; `code` from the status unless given."
     return {'error': {'message': message, 'type': 'server_error' if status >= 500 else 'invalid_request_error',
-                      'param': param, 'code': _CODES.get(status)}}
+                      'param': param, 'code': code or _CODES.get(status)}}
 
 def _openai_shaped(handler):
     "Wrap an exception handler so that on `/v1/*` its `{'error': message}` becomes OpenAI's error object."
@@ -291,7 +291,8 @@ def _openai_shaped(handler):
         if not request.url.path.startswith('/v1/') or not isinstance(resp, JSONResponse): return resp
         message = json.loads(resp.body).get('error', '')
         headers = {k: v for k, v in resp.headers.items() if k.lower() in ('retry-after', 'www-authenticate')}
-        return JSONResponse(openai_error(resp.status_code, str(message), getattr(exc, 'param', None)), resp.status_code, headers)
+        code = 'server_busy' if isinstance(exc, Overloaded) else None   # a 503 that says "send it again shortly", not "not loaded"
+        return JSONResponse(openai_error(resp.status_code, str(message), getattr(exc, 'param', None), code), resp.status_code, headers)
     return handle
 
 def add_openai_errors(app: FastAPI):

@@ -37,10 +37,19 @@ CORPUS = (  # (file, fixtures joined in order, seconds kept (None: all), ffmpeg 
                        'pocketsphinx/librivox-0890.flac'), 60.0, ('-c:a', 'libmp3lame', '-b:a', '48k')),
 )
 
+def _fixtures() -> Path:
+    "The repository's fixtures/: beside the package (a checkout or an editable install), else under the working directory's checkout."
+    import ta
+    from ta.patches.bench import repo_path
+    here = Path(ta.__file__).resolve().parent.parent / 'fixtures'
+    return here if here.is_dir() else repo_path('fixtures')
+
 def make_corpus(dest: str | Path, fixtures: str | Path | None = None) -> list[Path]:
     "Transcode the fixtures (default: the repository's `fixtures/`) into `dest` as `CORPUS` lists them; the new files' paths."
-    from ta.patches.bench import repo_path
-    src, dest = Path(fixtures) if fixtures else repo_path('fixtures'), Path(dest)
+    src, dest = Path(fixtures) if fixtures else _fixtures(), Path(dest)
+    if missing := [p for _, parts, _, _ in CORPUS for p in parts if not (src / p).is_file()]:
+        raise TaError(f"the default recordings are made from ta's fixtures/, and {src / missing[0]} is not there: "
+                      "run from a checkout of the repository, or give --folder with recordings of your own")
     dest.mkdir(parents=True, exist_ok=True)
     for name, parts, keep_s, opts in CORPUS:
         inputs = [a for p in parts for a in ('-i', str(src / p))]
