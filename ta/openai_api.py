@@ -16,15 +16,15 @@ from fastapi.responses import JSONResponse, PlainTextResponse, Response, Streami
 from .audio import decode_audio, chunk_bounds, audio_seconds, SAMPLE_RATE
 from .errors import TaError, BadRequest, ClientGone, NotReady, NotFound
 from .pipeline import join_texts
-from .server import (_CUT_SHORT, _WORKER_STOPPED, Engine, Options, STAGES, get_engine, check_api_key, read_body, parse_form, parse_options,
-                       require_ready, _as_bool, admitted, off_loop, Claim, Deadline, Overloaded)
+from .server import (_CUT_SHORT, _WORKER_STOPPED, Engine, Options, get_engine, check_api_key, read_body, parse_form, parse_options,
+                       require_ready, _as_bool, admitted, Claim, Deadline, Overloaded, decode_upload, record)
 
 # %% auto #0
 __all__ = ['RESPONSE_FORMATS', 'GRANULARITIES', 'MAX_PROMPT_CHARS', 'openai_router', 'cpu_pool', 'Chunk', 'chunk_texts',
            'Transcript', 'align_chunk', 'diarize_audio', 'transcribe_audio', 'transcript_json', 'InvalidParam',
            'TranscriptionForm', 'parse_transcription_form', 'transcript_segments', 'verbose_json', 'srt', 'vtt',
-           'format_response', 'HeldStream', 'sse', 'record', 'stream_events', 'openai_error', 'add_openai_errors',
-           'model_name', 'get_models', 'get_model', 'post_transcription']
+           'format_response', 'HeldStream', 'sse', 'stream_events', 'openai_error', 'add_openai_errors', 'model_name',
+           'get_models', 'get_model', 'post_transcription']
 
 # %% ../nbs/06a_openai.ipynb #a005
 _pool: ThreadPoolExecutor | None = None
@@ -256,12 +256,6 @@ class HeldStream(StreamingResponse):
 
 def sse(event: dict) -> str: return f'data: {json.dumps(event, ensure_ascii=False)}\n\n'
 
-def record(engine: Engine, times: tuple[float, ...], seconds: float):
-    "Add one successful request's stage times (`t0..t3`: start, body read, audio decoded, done) and audio length to `/stats`."
-    t0, t1, t2, t3 = times
-    for k, v in zip(STAGES, (t1 - t0, t2 - t1, t3 - t2, t3 - t0)): engine.stage_seconds[k] += v
-    engine.audio_seconds += seconds
-
 async def stream_events(engine: Engine, audio: np.ndarray, times: tuple[float, float, float], deadline: Deadline | None = None) -> AsyncIterator[str]:
     "Server-sent events of `audio`'s transcript, chunk by chunk; counts the request in `engine`'s stats when done."
     texts, ok, err = [], False, None
@@ -349,9 +343,8 @@ async def post_transcription(request: Request, engine: Engine = Depends(get_engi
             audio_bytes, fields = parse_form(ctype, body)
             del body
             form = parse_transcription_form(fields)
-            audio = await deadline.wait(off_loop(claim, decode_audio, audio_bytes, s.max_audio_s)); t2 = time.perf_counter()
+            audio = await decode_upload(engine, claim, audio_bytes, deadline); t2 = time.perf_counter()
             del audio_bytes
-            engine.inflight.add_audio(claim, audio_seconds(audio))
             if form.stream: return HeldStream(claim, stream_events(engine, audio, (t0, t1, t2), deadline), media_type='text/event-stream')
             t = await transcribe_audio(request, engine, audio, form.options, deadline); t3 = time.perf_counter()
     except BaseException as e:

@@ -31,10 +31,10 @@ __all__ = ['log', 'STAGES', 'transcribe_router', 'health_router', 'stats_router'
            'require_ready', 'Overloaded', 'DeadlineExceeded', 'BodyTimeout', 'Episode', 'InFlight', 'Claim', 'admitted',
            'off_loop', 'Deadline', 'read_body', 'decode_content', 'single_valued', 'parse_request', 'parse_form',
            'pick_device', 'quiet_notices', 'load_for_serving', 'warm_up', 'Engine', 'get_engine', 'check_api_key',
-           'Word', 'SpeakerTurn', 'Transcription', 'ErrorBody', 'post_transcribe', 'get_health', 'get_stats',
-           'add_error_handlers', 'ConnectionGuard', 'GuardedH11', 'quiet_floods', 'raise_open_file_limit', 'trim_now',
-           'trim_memory', 'get_docs', 'get_redoc', 'build_app', 'check_port', 'server_config', 'serve', 'launch',
-           'wait_healthy']
+           'Word', 'SpeakerTurn', 'Transcription', 'ErrorBody', 'decode_upload', 'record', 'post_transcribe',
+           'get_health', 'get_stats', 'add_error_handlers', 'ConnectionGuard', 'GuardedH11', 'quiet_floods',
+           'raise_open_file_limit', 'trim_now', 'trim_memory', 'get_docs', 'get_redoc', 'build_app', 'check_port',
+           'server_config', 'serve', 'launch', 'wait_healthy']
 
 # %% ../nbs/06_server.ipynb #c008
 @dataclass(frozen=True)
@@ -469,6 +469,18 @@ _ERRORS = {s: {'model': ErrorBody} for s in (400, 401, 408, 413, 415, 499, 500, 
 # %% ../nbs/06_server.ipynb #c021
 transcribe_router = APIRouter(tags=['transcribe'])
 
+async def decode_upload(engine: 'Engine', claim: 'Claim', audio_bytes: bytes, deadline: 'Deadline') -> np.ndarray:
+    "The upload decoded to 16 kHz mono float32 [T] off the event loop within `deadline`, its seconds counted against the in-flight bound."
+    audio = await deadline.wait(off_loop(claim, decode_audio, audio_bytes, engine.settings.max_audio_s))
+    engine.inflight.add_audio(claim, audio_seconds(audio))
+    return audio
+
+def record(engine: 'Engine', times: tuple[float, ...], seconds: float):
+    "Add one successful request's stage times (`t0..t3`: start, body read, audio decoded, done) and audio length to `/stats`."
+    t0, t1, t2, t3 = times
+    for k, v in zip(STAGES, (t1 - t0, t2 - t1, t3 - t2, t3 - t0)): engine.stage_seconds[k] += v
+    engine.audio_seconds += seconds
+
 @transcribe_router.post('/transcribe', response_model=Transcription, response_model_exclude_none=True, responses=_ERRORS,
                         openapi_extra=_AUDIO_BODY, summary='Transcribe an audio file', dependencies=[Depends(check_api_key)])
 @transcribe_router.post('/', response_model=Transcription, response_model_exclude_none=True, responses=_ERRORS,
@@ -486,14 +498,12 @@ async def post_transcribe(request: Request, engine: Engine = Depends(get_engine)
             body = await deadline.wait(off_loop(claim, decode_content, body, request.headers.get('content-encoding', ''), s.max_body_bytes))
             audio_bytes, options = parse_request(request.headers.get('content-type', ''), body, single_valued(request.query_params))
             del body   # the audio file only, from here on
-            audio = await deadline.wait(off_loop(claim, decode_audio, audio_bytes, s.max_audio_s)); t2 = time.perf_counter()
+            audio = await decode_upload(engine, claim, audio_bytes, deadline); t2 = time.perf_counter()
             del audio_bytes
-            engine.inflight.add_audio(claim, audio_seconds(audio))
             result = transcript_json(await transcribe_audio(request, engine, audio, options, deadline)); t3 = time.perf_counter()
     except BaseException as e:
         engine.count_failure(e); raise
-    for k, v in zip(STAGES, (t1 - t0, t2 - t1, t3 - t2, t3 - t0)): engine.stage_seconds[k] += v
-    engine.audio_seconds += audio_seconds(audio)
+    record(engine, (t0, t1, t2, t3), audio_seconds(audio))
     return result
 
 # %% ../nbs/06_server.ipynb #c022
