@@ -26,7 +26,7 @@ __all__ = ['BUCKETS', 'PREFILL_BUCKETS', 'ADMIT_MIN_CHUNKS', 'ADMIT_MAX_WAIT', '
            'project', 'mlp', 'attention_step', 'linear_attention_step', 'sample', 'decode_step', 'attention_prefill',
            'linear_attention_prefill', 'prefill', 'EncoderGraph', 'capture_encoder', 'PrefillGraph', 'encode_with',
            'EngineStats', 'DecodeEngine', 'capture', 'capture_prefill', 'setup', 'token_budget', 'budget_for',
-           'submit_features', 'submit', 'transcribe_clips', 'transcribe', 'close']
+           'submit_features', 'as_clips', 'submit', 'transcribe_clips', 'transcribe', 'close']
 
 # %% ../nbs/09_engine.ipynb #c006
 BUCKETS = (1, 2, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128)  # row counts a decode step is captured for
@@ -504,10 +504,15 @@ def submit_features(self, feats: list[Tensor]) -> list[Future]:
     return self._queue([_Job(None, f, self.budget_for(len(f))) for f in feats])
 DecodeEngine.submit_features = submit_features
 
-def submit(self, clips: list[np.ndarray]) -> list[Future]:
-    "Queue the chunks of one request as 16 kHz mono float32 clips `[samples]` (each at most one chunk); their features are computed at admission, on the engine's device, as a batch."
+def as_clips(clips: list[np.ndarray]) -> list[np.ndarray]:
+    "The clips as 1-D float32 arrays (no copy when they are already); raises ValueError for a clip that is not 1-D [samples] mono."
     clips = [np.asarray(c, dtype=np.float32) for c in clips]
     if bad := [c.shape for c in clips if c.ndim != 1]: raise ValueError(f"a clip must be 1-D [samples] mono, got shape {bad[0]}")
+    return clips
+
+def submit(self, clips: list[np.ndarray]) -> list[Future]:
+    "Queue the chunks of one request as 16 kHz mono float32 clips `[samples]` (each at most one chunk); their features are computed at admission, on the engine's device, as a batch. Raises ValueError for a clip that is not 1-D."
+    clips = as_clips(clips)
     return self._queue([_Job(c, None, self.budget_for(-(-max(len(c), SAMPLES_PER_TOKEN) // (HOP_LENGTH * FRAME_STACK)))) for c in clips])
 DecodeEngine.submit = submit
 

@@ -23,6 +23,7 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 from .audio import decode_audio, audio_seconds, stop_decoders, SAMPLE_RATE
 from .errors import TaError, BadRequest, Unauthorized, TooLarge, NotAudio, ClientGone, NotReady
 from .engine import DecodeEngine, fast_decode_kernel
+from .engine_process import EngineProcess, LOG_FORMAT
 from .model import ASRModel
 from .settings import Settings, LISTEN_BACKLOG
 
@@ -30,11 +31,11 @@ from .settings import Settings, LISTEN_BACKLOG
 __all__ = ['log', 'STAGES', 'transcribe_router', 'health_router', 'stats_router', 'docs_router', 'Options', 'parse_options',
            'require_ready', 'Overloaded', 'DeadlineExceeded', 'BodyTimeout', 'Episode', 'InFlight', 'Claim', 'admitted',
            'off_loop', 'Deadline', 'read_body', 'decode_content', 'single_valued', 'parse_request', 'parse_form',
-           'pick_device', 'quiet_notices', 'load_for_serving', 'warm_up', 'Engine', 'get_engine', 'check_api_key',
-           'Word', 'SpeakerTurn', 'Transcription', 'ErrorBody', 'decode_upload', 'record', 'post_transcribe',
-           'get_health', 'get_stats', 'add_error_handlers', 'ConnectionGuard', 'GuardedH11', 'quiet_floods',
-           'raise_open_file_limit', 'trim_now', 'trim_memory', 'get_docs', 'get_redoc', 'build_app', 'check_port',
-           'server_config', 'serve', 'launch', 'wait_healthy']
+           'pick_device', 'quiet_notices', 'load_for_serving', 'start_engine', 'warm_up', 'Engine', 'get_engine',
+           'check_api_key', 'Word', 'SpeakerTurn', 'Transcription', 'ErrorBody', 'decode_upload', 'record',
+           'post_transcribe', 'get_health', 'get_stats', 'add_error_handlers', 'ConnectionGuard', 'GuardedH11',
+           'quiet_floods', 'raise_open_file_limit', 'trim_now', 'trim_memory', 'get_docs', 'get_redoc', 'build_app',
+           'check_port', 'server_config', 'serve', 'launch', 'wait_healthy']
 
 # %% ../nbs/06_server.ipynb #c008
 @dataclass(frozen=True)
@@ -350,6 +351,11 @@ def load_for_serving(settings: Settings) -> DecodeEngine:
     warm_up(engine, (1.0, 4.0)[:settings.max_batch_size])
     return engine
 
+def start_engine(settings: Settings) -> DecodeEngine | EngineProcess:
+    "The engine `ta serve` uses: `load_for_serving` in a child process (`EngineProcess`) when `settings.engine_process` is 'on', or 'auto' on CUDA; else in this process."
+    on = settings.engine_process == 'on' or (settings.engine_process == 'auto' and pick_device(settings.device).type == 'cuda')
+    return EngineProcess(load_for_serving, settings) if on else load_for_serving(settings)
+
 def warm_up(model: DecodeEngine | ASRModel, seconds: tuple[float, ...] = (1.0, 4.0)) -> float:
     "Run one batch of low noise clips (lengths in s) so first-call costs (kernel autotuning, allocator growth) are paid before `/health` says ready; returns seconds taken."
     t = time.perf_counter()
@@ -378,7 +384,7 @@ class Engine:
     def start(self, on_failure=None):
         "Load the model in a background thread; `on_failure(exc)` is called if that fails."
         def load():
-            try: self.scheduler = load_for_serving(self.settings)
+            try: self.scheduler = start_engine(self.settings)
             except Exception as e:
                 self.error = e; log.error('cannot load the model: %s', e)
                 if on_failure: on_failure(e)
@@ -743,7 +749,7 @@ def serve(settings: Settings) -> int:
             if engine.draining and not engine.cut: return engine.cut_short()  # the second: end the drain now, still shut down cleanly
             engine.drain(); super().handle_exit(sig, frame)                    # a third forces uvicorn out
     server = Server(server_config(app, settings))
-    logging.basicConfig(level=logging.INFO, format='%(asctime)s %(levelname)s %(name)s: %(message)s')
+    logging.basicConfig(level=logging.INFO, format=LOG_FORMAT)
     try: server.run()
     except KeyboardInterrupt: pass  # uvicorn raises the Ctrl-C it handled again once it has shut down cleanly
     return 1 if failed else 0
