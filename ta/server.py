@@ -21,7 +21,7 @@ from starlette.requests import ClientDisconnect
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 from .audio import decode_audio, audio_seconds, stop_decoders, SAMPLE_RATE
-from .errors import TaError, BadRequest, Unauthorized, TooLarge, NotAudio, ClientGone, NotReady
+from .errors import TaError, BadRequest, Unauthorized, TooLarge, NotAudio, ClientGone, NotReady, Overloaded, DeadlineExceeded, BodyTimeout
 from .engine import DecodeEngine, fast_decode_kernel
 from .engine_process import EngineProcess, LOG_FORMAT
 from .model import ASRModel
@@ -29,13 +29,13 @@ from .settings import Settings, LISTEN_BACKLOG
 
 # %% auto #0
 __all__ = ['MAX_SPEAKERS', 'log', 'STAGES', 'transcribe_router', 'health_router', 'stats_router', 'docs_router', 'Options',
-           'parse_options', 'require_ready', 'Overloaded', 'DeadlineExceeded', 'BodyTimeout', 'Episode', 'InFlight',
-           'Claim', 'admitted', 'off_loop', 'Deadline', 'read_body', 'decode_content', 'single_valued', 'parse_request',
-           'parse_form', 'pick_device', 'quiet_notices', 'load_for_serving', 'start_engine', 'warm_up', 'Engine',
-           'get_engine', 'check_api_key', 'Word', 'SpeakerTurn', 'Transcription', 'ErrorBody', 'decode_upload',
-           'record', 'post_transcribe', 'get_health', 'get_stats', 'add_error_handlers', 'ConnectionGuard',
-           'GuardedH11', 'quiet_floods', 'raise_open_file_limit', 'trim_now', 'trim_memory', 'get_docs', 'get_redoc',
-           'build_app', 'check_port', 'server_config', 'serve', 'launch', 'wait_healthy']
+           'parse_options', 'require_ready', 'Episode', 'InFlight', 'Claim', 'admitted', 'off_loop', 'Deadline',
+           'read_body', 'decode_content', 'single_valued', 'parse_request', 'parse_form', 'pick_device',
+           'quiet_notices', 'load_for_serving', 'start_engine', 'warm_up', 'Engine', 'get_engine', 'check_api_key',
+           'Word', 'SpeakerTurn', 'Transcription', 'ErrorBody', 'decode_upload', 'record', 'post_transcribe',
+           'get_health', 'get_stats', 'add_error_handlers', 'ConnectionGuard', 'GuardedH11', 'quiet_floods',
+           'raise_open_file_limit', 'trim_now', 'trim_memory', 'get_docs', 'get_redoc', 'build_app', 'check_port',
+           'server_config', 'serve', 'launch', 'wait_healthy']
 
 # %% ../nbs/06_server.ipynb #c008
 @dataclass(frozen=True)
@@ -94,13 +94,6 @@ def require_ready(engine: 'Engine'):
 
 # %% ../nbs/06_server.ipynb #c011b
 log = logging.getLogger('ta.server')
-
-class Overloaded(NotReady):
-    "503: the in-flight bounds are full; `Retry-After` is short, since requests finish all the time."
-    retry_after = 2
-
-class DeadlineExceeded(TaError):   status = 504  # the answer was not ready within `request_timeout_s`
-class BodyTimeout(TaError):        status = 408  # the body did not arrive within `body_timeout_s`
 
 class Episode:
     "One warning when a kind of trouble starts and one line when it has been quiet `quiet_s`, instead of a line per event."
@@ -800,7 +793,7 @@ import subprocess
 _LISTENING = re.compile(r'Uvicorn running on (https?://\S+) \(Press CTRL\+C to quit\)')
 
 def launch(argv: list[str], log_path: str | Path, listen_timeout_s: float = 120.0, **popen_kw) -> tuple[subprocess.Popen, str]:
-    "Run the server command `argv` (listening on port 0, e.g. `ta serve --port 0`) with its output copied to `log_path`; (process, URL it listens on). Raises `TaError` with the log's end if it exits or is not listening within `listen_timeout_s`."
+    "Run the server command `argv` (listening on port 0, e.g. `ta serve --port 0`) with its output copied to `log_path`; (process, URL it listens on); `process.log_thread` ends once the log has all the output. Raises `TaError` with the log's end if it exits or is not listening within `listen_timeout_s`."
     p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, **popen_kw)
     found, listening = [], threading.Event()
     def copy():   # every line, for as long as the server runs: a pipe nobody reads fills up and blocks the server
@@ -809,7 +802,8 @@ def launch(argv: list[str], log_path: str | Path, listen_timeout_s: float = 120.
                 log.write(line); log.flush()
                 if not found and (m := _LISTENING.search(line)): found.append(m[1]); listening.set()
         listening.set()
-    threading.Thread(target=copy, name='ta-server-log', daemon=True).start()
+    p.log_thread = threading.Thread(target=copy, name='ta-server-log', daemon=True)   # ends once all the output is in the log
+    p.log_thread.start()
     if not listening.wait(listen_timeout_s) or not found:
         p.kill(); raise TaError(f"the server is not listening (exit code {p.poll()}); its log ends:\n{Path(log_path).read_text()[-2000:]}")
     return p, found[0]
