@@ -17,7 +17,7 @@ from .audio import decode_audio, chunk_bounds, audio_seconds, SAMPLE_RATE
 from .errors import TaError, BadRequest, ClientGone, NotReady, NotFound, Overloaded
 from .pipeline import join_texts
 from .server import (_CUT_SHORT, _WORKER_STOPPED, Engine, Options, get_engine, check_api_key, read_body, parse_form, parse_options,
-                       require_ready, _as_bool, admitted, Claim, Deadline, decode_upload, record)
+                       require_ready, _as_bool, admitted, Claim, Deadline, decode_upload, record, MAX_SPEAKERS)
 
 # %% auto #0
 __all__ = ['RESPONSE_FORMATS', 'GRANULARITIES', 'MAX_PROMPT_CHARS', 'openai_router', 'cpu_pool', 'Chunk', 'chunk_texts',
@@ -317,13 +317,14 @@ def get_model(model_id: str, engine: Engine = Depends(get_engine)) -> dict:
     if model_id != model_name(engine): raise NotFound(f"no model {model_id!r} here; this server serves {model_name(engine)!r} (GET /v1/models)")
     return _model_card(engine)
 
+_COUNT = {'type': 'integer', 'minimum': 1, 'maximum': MAX_SPEAKERS}
 _FORM_BODY = {'requestBody': {'required': True, 'content': {'multipart/form-data': {'schema': {
     'type': 'object', 'required': ['file'], 'properties': {
         'file': {'type': 'string', 'format': 'binary'}, 'model': {'type': 'string'}, 'language': {'type': 'string'},
         'prompt': {'type': 'string'}, 'response_format': {'type': 'string', 'enum': list(RESPONSE_FORMATS)},
         'timestamp_granularities[]': {'type': 'array', 'items': {'type': 'string', 'enum': list(GRANULARITIES)}},
         'temperature': {'type': 'number'}, 'stream': {'type': 'boolean'}, 'return_speakers': {'type': 'boolean'},
-        'num_speakers': {'type': 'integer'}, 'max_speakers': {'type': 'integer'}}}}}}}
+        'num_speakers': _COUNT, 'max_speakers': _COUNT}}}}}}
 
 # %% ../nbs/06a_openai.ipynb #a027
 @openai_router.post('/audio/transcriptions', summary='Transcribe an audio file (OpenAI shape)', openapi_extra=_FORM_BODY,

@@ -484,7 +484,7 @@ _OPTION_DOCS = {'return_timestamps': 'word timestamps (not available yet in this
                 'return_speakers': 'speaker labels (not available yet in this version: 400)',
                 'num_speakers': 'the number of speakers, when known', 'max_speakers': 'the most speakers to consider'}
 _QUERY = [{'name': f.name, 'in': 'query', 'required': False, 'description': _OPTION_DOCS[f.name],
-           'schema': {'type': 'boolean'} if f.type == 'bool' else {'type': 'integer', 'minimum': 1}} for f in fields(Options)]
+           'schema': {'type': 'boolean'} if f.type == 'bool' else {'type': 'integer', 'minimum': 1, 'maximum': MAX_SPEAKERS}} for f in fields(Options)]
 _ENCODING = {'name': 'Content-Encoding', 'in': 'header', 'required': False, 'description': 'a compressed body: gzip, deflate or br',
              'schema': {'type': 'string', 'enum': ['gzip', 'deflate', 'br', 'identity']}}
 _AUDIO_BODY = {'parameters': [*_QUERY, _ENCODING], 'requestBody': {'required': True, 'content': {
