@@ -64,8 +64,11 @@ class Settings(BaseSettings):
         if self.api_key_file is None: return self
         if self.api_key is not None: raise ValueError('give the API key once: --api-key-file or --api-key / TA_API_KEY, not both')
         try: key = Path(self.api_key_file).read_text().strip().splitlines()
-        except OSError as e: raise ValueError(f'cannot read the API key file {self.api_key_file!r}: {e.strerror}') from None
-        self.api_key = self._key_not_empty(key[0].strip() if key else '')
+        except OSError as e: raise ValueError(f'cannot read the API key file {self.api_key_file!r} (api_key_file, --api-key-file / TA_API_KEY_FILE): {e.strerror}') from None
+        if not key or not key[0].strip():
+            raise ValueError(f'the API key file {self.api_key_file!r} (api_key_file, --api-key-file / TA_API_KEY_FILE) is empty, which would turn '
+                             'authentication off; put the key on its first line, or leave the setting unset')
+        self.api_key = key[0].strip()
         return self
 
     @property
