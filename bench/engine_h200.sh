@@ -24,6 +24,9 @@ quiet() { grep -v -i "warn\|falling back"; }
 gputest() {  # the engine notebooks with their #| gpu cells (bench/run_nb.py: the machine has no nbdev; fastcore travels in .gpu)
   for nb in ${GPU_NBS:-09_engine}; do timeout $(left) python bench/run_nb.py nbs/$nb.ipynb 2>&1 | quiet | tail -15 | tee "$OUT/gputest_$nb.log"; done
 }
+bg_gputest() {  # gputest beside the next steps (while a server compiles: the GPU has room for both)
+  gputest > "$OUT/gputest_bg.txt" 2>&1 &
+}
 build() {
   timeout $(left) python -c "
 import time; t = time.time()
@@ -31,7 +34,7 @@ from ta.synthetic import make_synthetic_checkpoint
 make_synthetic_checkpoint('$CKPT', '2b', device='cuda')
 print(f'built $CKPT in {time.time() - t:.1f} s')" 2>&1 | quiet | tail -3
 }
-serve() {  # TAG names the records, SERVE_ARGS adds flags, CLIENTS>1 adds a run of that many bench processes sharing 128 requests
+serve() {  # TAG names the records, SERVE_ARGS adds flags, CLIENT_RUNS='1 2' adds bench runs from that many client processes
   local t0=$SECONDS tag=${TAG:-serve_http}
   ta serve --model $CKPT --synthetic-tokens-per-second $TPS --port 8000 ${SERVE_ARGS:-} > "$OUT/$tag.log" 2>&1 &
   local pid=$!
@@ -42,19 +45,16 @@ serve() {  # TAG names the records, SERVE_ARGS adds flags, CLIENTS>1 adds a run 
   echo "$tag healthy after $((SECONDS - t0)) s" | tee -a "$OUT/healthy.log"
   timeout $(left) ta bench --url http://127.0.0.1:8000 --audio $AUDIO --levels $LEVELS --rounds ${ROUNDS:-3} --synthetic \
     --label $tag --out "$OUT/$tag.json" 2>&1 | quiet | tail -12
-  if [ "${CLIENTS:-1}" -gt 1 ]; then   # is one bench process the limit? the same 128 at once from CLIENTS processes
-    for c in $(seq ${CLIENTS}); do
-      timeout $(left) ta bench --url http://127.0.0.1:8000 --audio $AUDIO --levels $((128 / CLIENTS)) --rounds ${ROUNDS:-3} --synthetic \
-        --label ${tag}_client$c --out "$OUT/${tag}_client$c.json" > "$OUT/${tag}_client$c.log" 2>&1 &
-    done; wait
-    python -c "import json,sys; r=[json.load(open(f))['levels'][0] for f in sys.argv[1:]]; print('$CLIENTS clients x', r[0]['level'], 'at once: RTFx', round(sum(x['rtfx'] for x in r)), 'p50', [x['p50_s'] for x in r])" "$OUT"/${tag}_client*.json
-  fi
+  for p in ${CLIENT_RUNS:-}; do   # the same levels from p client processes: is the load generator the limit?
+    timeout $(left) ta bench --url http://127.0.0.1:8000 --audio $AUDIO --levels $LEVELS --rounds ${ROUNDS:-3} --synthetic \
+      --client-processes $p --label ${tag}_clients$p --out "$OUT/${tag}_clients$p.json" 2>&1 | quiet | tail -8
+  done
   curl -s http://127.0.0.1:8000/stats > "$OUT/${tag}_stats.json"
   kill $pid; wait $pid 2>/dev/null
   grep -i "captured\|warmed\|patches\|error" "$OUT/$tag.log" | tail -8
 }
-v4() {  # engine v4: the engine in its own process (--engine-process on, the CUDA default) beside v3's in-process engine
-  TAG=serve_http_v4 SERVE_ARGS="--engine-process on" CLIENTS=2 serve
+v4() {  # engine v4: the engine in its own process (--engine-process on, the CUDA default) beside v3's in-process engine, 8 client processes
+  TAG=serve_http_v4 SERVE_ARGS="--engine-process on" CLIENT_RUNS="1" serve
   TAG=serve_http_v4_inprocess SERVE_ARGS="--engine-process off" serve
 }
 offline() {

@@ -183,6 +183,12 @@ def client_process(conn, *args):
     "A load-generating process: for each n received on `conn`, send n requests at once and answer (outcomes, wall s); None ends it."
     asyncio.run(_client_loop(conn, *args))
 
+def _answer(conn, proc):
+    "What the client process `proc` sends on `conn` next; TaError if it exits first (a process that dies before reading its pipe leaves it open: no EOF comes)."
+    while not conn.poll(1.0):
+        if not proc.is_alive(): raise TaError(f'a bench client process exited (code {proc.exitcode}); its error is printed above')
+    return conn.recv()
+
 class ClientPool:
     "`processes` load-generating processes with their own event loops and connections, sharing each level's requests. Raises `TaError` for fewer than 1."
     def __init__(self, processes: int, post_url: str, body: bytes, headers: dict, timeout_s: float, connections: int):
@@ -199,7 +205,7 @@ class ClientPool:
         "Send `n` requests at once, spread evenly over the processes: every outcome, and the wall s until the last answer."
         P, t0 = len(self.conns), time.perf_counter()
         for i, c in enumerate(self.conns): c.send(n // P + (i < n % P))
-        outs = [o for c in self.conns for o in c.recv()[0]]
+        outs = [o for c, p in zip(self.conns, self.procs) for o in _answer(c, p)[0]]
         return outs, time.perf_counter() - t0
     def close(self):
         for c in self.conns: c.send(None)

@@ -93,7 +93,7 @@ class EngineProcess:
         self._conn, child = ctx.Pipe()
         self._proc = ctx.Process(target=engine_main, args=(child, load, *args), name='ta-engine', daemon=True)
         self._proc.start(); child.close()
-        try: kind, info = self._conn.recv()
+        try: kind, info = self._first_message()
         except EOFError:
             self._proc.join(5)
             raise TaError(f'the engine process exited while loading (exit code {self._proc.exitcode}); the log above says why') from None
@@ -103,6 +103,12 @@ class EngineProcess:
         self.stats, self.pid = EngineStats(**info['stats']), self._proc.pid
         self._send_lock, self._pending, self._next = threading.Lock(), {}, 0
         self._reader = threading.Thread(target=self._read, name='ta-engine-reader', daemon=True); self._reader.start()
+
+    def _first_message(self):
+        "The child's first message (minutes while graphs are captured); EOFError if it exits first (one that dies before reading its pipe leaves it open: no EOF comes)."
+        while not self._conn.poll(1.0):
+            if not self._proc.is_alive(): raise EOFError
+        return self._conn.recv()
 
     @property
     def alive(self) -> bool:
