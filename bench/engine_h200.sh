@@ -8,6 +8,7 @@
 #   ROUNDS=2 bash bench/engine_h200.sh build all_four       # (nvidia-h200-x2) (d) on GPU 0, (a) and (b) on GPU 1
 #   bash bench/engine_h200.sh gputest build engine_v2 serve  # engine v2: GPU tests, in-process (both graph modes), ta serve over HTTP
 #   bash bench/engine_h200.sh build v4                       # engine v4: ta serve with the engine in its own process, and in-process, over HTTP
+#   bash bench/engine_h200.sh build v5                       # uploads through a memfd vs BytesIO (needs ./ab_before: git archive 01a2740 ta | tar -x -C ab_before)
 # All systems: the synthetic full-size checkpoint (random weights, ta.synthetic), fixtures/speech_17s.flac, 3.3 new tokens
 # per second of audio. Each step stops at the shared deadline (DEADLINE seconds after start).
 set -uo pipefail
@@ -56,6 +57,10 @@ serve() {  # TAG names the records, SERVE_ARGS adds flags, CLIENT_RUNS='1 2' add
 v4() {  # engine v4: the engine in its own process (--engine-process on, the CUDA default) beside v3's in-process engine, 8 client processes
   TAG=serve_http_v4 SERVE_ARGS="--engine-process on" CLIENT_RUNS="1" serve
   TAG=serve_http_v4_inprocess SERVE_ARGS="--engine-process off" serve
+}
+v5() {  # uploads decoded from an in-memory file descriptor (this tree) against the BytesIO of the v4 tree (./ab_before: git archive 01a2740 ta), both with the engine process
+  TAG=serve_http_v5 SERVE_ARGS="--engine-process on" serve
+  PYTHONPATH=$PWD/ab_before:${PYTHONPATH:-} TAG=serve_http_v5_bytesio SERVE_ARGS="--engine-process on" serve
 }
 offline() {
   timeout $(left) ta bench --offline --model $CKPT --synthetic-tokens-per-second $TPS --audio $AUDIO --levels $LEVELS \

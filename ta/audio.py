@@ -4,7 +4,8 @@
 
 # %% ../nbs/01_audio.ipynb #c002
 from __future__ import annotations
-import codecs, io, json, re, signal, struct, subprocess, tempfile, threading, time
+import codecs, io, json, os, re, signal, struct, subprocess, tempfile, threading, time
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 import numpy as np
@@ -270,9 +271,21 @@ def _decode_file(path: Path, max_seconds: float | None, timeout_s: float = FFMPE
         with open(path, 'rb') as f: raise _failure(err, f.read(512))
     return _checked(x)
 
+@contextmanager
+def _upload_file(data: bytes):
+    "The upload as something libsndfile opens: an in-memory file descriptor holding a copy (Linux `memfd`), read by libsndfile with no Python in its loop; elsewhere a BytesIO."
+    if not hasattr(os, 'memfd_create'): yield io.BytesIO(data); return   # BytesIO shares `bytes`: no copy
+    fd = os.memfd_create('ta-upload', os.MFD_CLOEXEC)
+    try:
+        with memoryview(data) as m:
+            for i in range(0, len(m), 2**24): os.write(fd, m[i:i + 2**24])   # whole: os.write may write less than asked
+        os.lseek(fd, 0, os.SEEK_SET)
+        yield fd
+    finally: os.close(fd)
+
 def _decode_bytes(data: bytes, max_seconds: float | None) -> np.ndarray:
     "Decode an upload's bytes: in process when libsndfile takes them, else by ffmpeg from a private temporary file."
-    x = _decode_soundfile(io.BytesIO(data), bytes(data[:12]), _cap(max_seconds, len(data)))  # BytesIO shares `bytes`: no copy
+    with _upload_file(data) as src: x = _decode_soundfile(src, bytes(data[:12]), _cap(max_seconds, len(data)))
     if x is not None: return _checked(x)
     with tempfile.NamedTemporaryFile(prefix='ta-audio-') as f:  # mode 0600, removed on close
         f.write(data); f.flush()
@@ -307,10 +320,10 @@ _SOUNDFILE_SUBTYPES = frozenset({'PCM_U8', 'PCM_S8', 'PCM_16', 'PCM_24', 'PCM_32
 _NO_LENGTH = 2**63 - 1  # libsndfile's frame count for a FLAC that states none (SF_COUNT_MAX); it then fails to read it
 _MAX_BLOCK = 384_000    # frames read at a time at most: a second up to 384 kHz, so no stated rate sizes the buffer
 
-def _open_soundfile(src: str | io.BytesIO, head: bytes) -> sf.SoundFile | None:
+def _open_soundfile(src: str | int | io.BytesIO, head: bytes) -> sf.SoundFile | None:
     "libsndfile's reader of `src`, a WAV or FLAC starting with `head` that holds plain samples in 1 or 2 channels; else None."
     if not (head[:4] == b'fLaC' or head[:4] == b'RIFF' and head[8:12] == b'WAVE'): return None
-    try: f = sf.SoundFile(src)
+    try: f = sf.SoundFile(src, closefd=False) if isinstance(src, int) else sf.SoundFile(src)
     except sf.SoundFileError: return None  # a header cut short, ...: ffmpeg's to decode and explain
     if f.format in ('WAV', 'FLAC') and f.subtype in _SOUNDFILE_SUBTYPES and f.channels <= 2 and f.frames != _NO_LENGTH: return f
     f.close(); return None
@@ -337,8 +350,8 @@ def _read_soundfile(f: sf.SoundFile, cap: _Cap) -> np.ndarray:
         with _RUNNING_LOCK: _RUNNING.discard(me)
     return np.frombuffer(out, np.float32)  # [T], a view of `out`: no copy
 
-def _decode_soundfile(src: str | io.BytesIO, head: bytes, cap: _Cap) -> np.ndarray | None:
-    "`src` (a path, or an upload's bytes as a file; it starts with `head`) decoded in process to 16 kHz mono float32 [T]; None: ffmpeg's."
+def _decode_soundfile(src: str | int | io.BytesIO, head: bytes, cap: _Cap) -> np.ndarray | None:
+    "`src` (a path, or an upload's bytes as a file descriptor or BytesIO; it starts with `head`) decoded in process to 16 kHz mono float32 [T]; None: ffmpeg's."
     if (f := _open_soundfile(src, head)) is None: return None
     with f:
         try: return _read_soundfile(f, cap)
