@@ -155,10 +155,16 @@ def _log_text(log, keep: int = 1 << 16) -> str:
 
 _RUNNING, _RUNNING_LOCK = set(), threading.Lock()  # decodes running now (ffmpeg processes, and in process), for `stop_decoders`
 _STOPPED = "decoding was stopped because the server is shutting down; send the request again"
+_OWNER = threading.local()   # `owner` of the decode_audio call running in this thread: what `stop_decoders(owner)` stops
 
-def stop_decoders() -> int:
-    "Stop every decode running now (a server whose drain time is up): ffmpeg is killed, one in process stops after its block; their callers raise `NotReady`. Returns how many."
-    with _RUNNING_LOCK: procs = list(_RUNNING)
+def _running(p):
+    "Register decode `p` (an ffmpeg `Popen` or an `_InProcess`) for `stop_decoders`, tagged with this thread's owner."
+    p.owner = getattr(_OWNER, 'value', None)
+    with _RUNNING_LOCK: _RUNNING.add(p)
+
+def stop_decoders(owner=None) -> int:
+    "Stop the decodes running now: every one (a server whose drain time is up), or those of `decode_audio(..., owner=owner)` (a request whose client left). ffmpeg is killed, one in process stops after its block; their callers raise `NotReady`. Returns how many."
+    with _RUNNING_LOCK: procs = [p for p in _RUNNING if owner is None or p.owner is owner]
     for p in procs: p.stopped = True; p.kill()
     return len(procs)
 
@@ -178,7 +184,7 @@ def _run_ffmpeg(path: Path, cap: _Cap, timeout_s: float) -> tuple[int, np.ndarra
         try: p = subprocess.Popen(_ffmpeg_cmd(path, cap.seconds), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=log,
                                   start_new_session=True)  # the terminal's Ctrl-C goes to the server, not to its decoders
         except FileNotFoundError: raise TaError(_MISSING.format('ffmpeg')) from None
-        with _RUNNING_LOCK: _RUNNING.add(p)
+        _running(p)
         expired = threading.Event()
         timer = threading.Timer(timeout_s, lambda: (expired.set(), p.kill())); timer.start()
         try: x = _read_mono(p.stdout, cap); rc = p.wait()
@@ -297,10 +303,17 @@ def _decode_path(path: Path, max_seconds: float | None) -> np.ndarray:
     x = _decode_soundfile(str(path), head, _cap(max_seconds, path.stat().st_size))
     return _decode_file(path, max_seconds) if x is None else _checked(x)
 
-def decode_audio(data: bytes | str | Path, max_seconds: float | None = None) -> np.ndarray:
+def decode_audio(data: bytes | str | Path, max_seconds: float | None = None, owner=None) -> np.ndarray:
     """Decode an audio or video file (its bytes, or a local path) to 16 kHz mono float32 [T] in [-1, 1].
     `TooLarge` (413) past `max_seconds` or past `SIZE_FREE_S` + 1 s per `MIN_BYTES_PER_S` bytes of the file; `BadRequest` (400)
-    for an empty, broken or soundless file; `NotAudio` (415) for what is not audio; `NotReady` (503) when `stop_decoders` stopped it."""
+    for an empty, broken or soundless file; `NotAudio` (415) for what is not audio; `NotReady` (503) when `stop_decoders` stopped it
+    (`stop_decoders(owner)` stops this call only)."""
+    _OWNER.value = owner
+    try: return _decode_any(data, max_seconds)
+    finally: _OWNER.value = None
+
+def _decode_any(data: bytes | str | Path, max_seconds: float | None) -> np.ndarray:
+    "`decode_audio`'s work, once its owner is set."
     if isinstance(data, (bytes, bytearray, memoryview)):
         if not len(data): raise BadRequest("the request body is empty; send the audio file's bytes")
         return _decode_bytes(data, max_seconds)
@@ -338,7 +351,7 @@ def _read_soundfile(f: sf.SoundFile, cap: _Cap) -> np.ndarray:
     if f.frames / f.samplerate > cap.seconds + _CAP_MARGIN_S: raise TooLarge(cap.message)  # from the header: nothing decoded
     w, out, me = channel_weights(f.channels, 0), bytearray(), _InProcess()
     rs = None if f.samplerate == SAMPLE_RATE else soxr.ResampleStream(f.samplerate, SAMPLE_RATE, 1, dtype='float32')
-    with _RUNNING_LOCK: _RUNNING.add(me)
+    _running(me)
     try:
         for block in f.blocks(min(f.samplerate, _MAX_BLOCK), dtype='float32', always_2d=True):  # [t, C]: a second of frames
             y = mix_block(block, w)                                            # [t]

@@ -344,7 +344,7 @@ async def post_transcription(request: Request, engine: Engine = Depends(get_engi
             audio_bytes, fields = parse_form(ctype, body)
             del body
             form = parse_transcription_form(fields)
-            audio = await decode_upload(engine, claim, audio_bytes, deadline); t2 = time.perf_counter()
+            audio = await decode_upload(engine, claim, audio_bytes, deadline, request); t2 = time.perf_counter()
             del audio_bytes
             if form.stream: return HeldStream(claim, stream_events(engine, audio, (t0, t1, t2), deadline), media_type='text/event-stream')
             t = await transcribe_audio(request, engine, audio, form.options, deadline); t3 = time.perf_counter()

@@ -116,6 +116,7 @@ class InFlight:
     def __init__(self, max_requests: int, max_audio_s: float):
         self.max_requests, self.max_audio_s = max_requests, max_audio_s
         self.requests, self.audio_s, self.finished, self.refused = 0, 0.0, 0, 0
+        self.decodes_stopped = 0   # uploads whose decode was stopped: their client left, or their deadline passed
         self._lock, self.episode = threading.Lock(), Episode('overloaded: requests past the in-flight bounds are answered 503')
     def claim(self) -> Claim:
         "Admit one request; `Overloaded` when `max_requests` are in flight."
@@ -135,7 +136,8 @@ class InFlight:
             self.audio_s = max(0.0, self.audio_s - claim.audio_s) if self.requests else 0.0
     def as_dict(self) -> dict:
         return {'requests': self.requests, 'audio_seconds': round(self.audio_s, 3), 'max_requests': self.max_requests,
-                'max_audio_seconds': round(self.max_audio_s, 3), 'refused': self.refused}
+                'max_audio_seconds': round(self.max_audio_s, 3), 'refused': self.refused,
+                'decodes_stopped': self.decodes_stopped}
 
 class Claim:
     "One request's share of `InFlight`, held by the request and by each thread working for it; released when the last lets go."
@@ -497,9 +499,22 @@ _ERRORS = {s: {'model': ErrorBody} for s in (400, 401, 408, 413, 415, 499, 500, 
 # %% ../nbs/06_server.ipynb #c021
 transcribe_router = APIRouter(tags=['transcribe'])
 
-async def decode_upload(engine: 'Engine', claim: 'Claim', audio_bytes: bytes, deadline: 'Deadline') -> np.ndarray:
-    "The upload decoded to 16 kHz mono float32 [T] off the event loop within `deadline`, its seconds counted against the in-flight bound."
-    audio = await deadline.wait(off_loop(claim, decode_audio, audio_bytes, engine.settings.max_audio_s))
+async def _while_connected(request: Request | None, job: asyncio.Future):
+    "`await job`, or `ClientGone` as soon as `request`'s client has closed the connection (asked every 0.5 s)."
+    while request is not None and not job.done():
+        await asyncio.wait({job}, timeout=0.5)
+        if not job.done() and await request.is_disconnected():
+            raise ClientGone('the client closed the connection while its upload was being decoded')
+    return await job
+
+async def decode_upload(engine: 'Engine', claim: 'Claim', audio_bytes: bytes, deadline: 'Deadline', request: Request | None = None) -> np.ndarray:
+    "The upload decoded to 16 kHz mono float32 [T] off the event loop within `deadline`, its seconds counted against the in-flight bound. If the deadline passes or `request`'s client leaves first, its decode is stopped (ffmpeg killed) and `DeadlineExceeded` / `ClientGone` raised."
+    job = off_loop(claim, decode_audio, audio_bytes, engine.settings.max_audio_s, claim)
+    try: audio = await deadline.wait(_while_connected(request, job))
+    except BaseException:
+        engine.inflight.decodes_stopped += stop_decoders(claim)
+        job.add_done_callback(lambda f: f.cancelled() or f.exception())   # its outcome, read: no 'never retrieved' log
+        raise
     engine.inflight.add_audio(claim, audio_seconds(audio))
     return audio
 
@@ -526,7 +541,7 @@ async def post_transcribe(request: Request, engine: Engine = Depends(get_engine)
             body = await deadline.wait(off_loop(claim, decode_content, body, request.headers.get('content-encoding', ''), s.max_body_bytes))
             audio_bytes, options = parse_request(request.headers.get('content-type', ''), body, single_valued(request.query_params))
             del body   # the audio file only, from here on
-            audio = await decode_upload(engine, claim, audio_bytes, deadline); t2 = time.perf_counter()
+            audio = await decode_upload(engine, claim, audio_bytes, deadline, request); t2 = time.perf_counter()
             del audio_bytes
             result = transcript_json(await transcribe_audio(request, engine, audio, options, deadline)); t3 = time.perf_counter()
     except BaseException as e:
