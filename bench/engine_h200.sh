@@ -7,6 +7,7 @@
 #   bash bench/engine_h200.sh build two_gpus                # (nvidia-h200-x2) (c) on GPU 0, (a) and (b) on GPU 1
 #   ROUNDS=2 bash bench/engine_h200.sh build all_four       # (nvidia-h200-x2) (d) on GPU 0, (a) and (b) on GPU 1
 #   bash bench/engine_h200.sh gputest build engine_v2 serve  # engine v2: GPU tests, in-process (both graph modes), ta serve over HTTP
+#   bash bench/engine_h200.sh build v4                       # engine v4: ta serve with the engine in its own process, and in-process, over HTTP
 # All systems: the synthetic full-size checkpoint (random weights, ta.synthetic), fixtures/speech_17s.flac, 3.3 new tokens
 # per second of audio. Each step stops at the shared deadline (DEADLINE seconds after start).
 set -uo pipefail
@@ -20,8 +21,11 @@ CKPT=/tmp/syn2b; AUDIO=fixtures/speech_17s.flac; TPS=3.3; LEVELS=${LEVELS:-1,32,
 left() { echo $((DEADLINE - SECONDS)); }
 quiet() { grep -v -i "warn\|falling back"; }
 
-gputest() {  # the engine notebook with its #| gpu cells (bench/run_nb.py: the machine has no nbdev; fastcore travels in .gpu)
-  timeout $(left) python bench/run_nb.py nbs/09_engine.ipynb 2>&1 | quiet | tail -15 | tee "$OUT/gputest_engine.log"
+gputest() {  # the engine notebooks with their #| gpu cells (bench/run_nb.py: the machine has no nbdev; fastcore travels in .gpu)
+  for nb in ${GPU_NBS:-09_engine}; do timeout $(left) python bench/run_nb.py nbs/$nb.ipynb 2>&1 | quiet | tail -15 | tee "$OUT/gputest_$nb.log"; done
+}
+bg_gputest() {  # gputest beside the next steps (while a server compiles: the GPU has room for both)
+  gputest > "$OUT/gputest_bg.txt" 2>&1 &
 }
 build() {
   timeout $(left) python -c "
@@ -30,20 +34,28 @@ from ta.synthetic import make_synthetic_checkpoint
 make_synthetic_checkpoint('$CKPT', '2b', device='cuda')
 print(f'built $CKPT in {time.time() - t:.1f} s')" 2>&1 | quiet | tail -3
 }
-serve() {
-  local t0=$SECONDS
-  ta serve --model $CKPT --synthetic-tokens-per-second $TPS --port 8000 > "$OUT/serve.log" 2>&1 &
+serve() {  # TAG names the records, SERVE_ARGS adds flags, CLIENT_RUNS='1 2' adds bench runs from that many client processes
+  local t0=$SECONDS tag=${TAG:-serve_http}
+  ta serve --model $CKPT --synthetic-tokens-per-second $TPS --port 8000 ${SERVE_ARGS:-} > "$OUT/$tag.log" 2>&1 &
   local pid=$!
   until curl -sf http://127.0.0.1:8000/health > /dev/null; do
-    sleep 1; kill -0 $pid 2>/dev/null || { echo "ta serve died"; tail -30 "$OUT/serve.log"; return; }
+    sleep 1; kill -0 $pid 2>/dev/null || { echo "ta serve died"; tail -30 "$OUT/$tag.log"; return; }
     [ "$(left)" -lt 60 ] && { echo "not healthy in time"; kill $pid; return; }
   done
-  echo "healthy after $((SECONDS - t0)) s" | tee "$OUT/healthy.log"
+  echo "$tag healthy after $((SECONDS - t0)) s" | tee -a "$OUT/healthy.log"
   timeout $(left) ta bench --url http://127.0.0.1:8000 --audio $AUDIO --levels $LEVELS --rounds ${ROUNDS:-3} --synthetic \
-    --label serve_http --out "$OUT/serve_http.json" 2>&1 | quiet | tail -25
-  curl -s http://127.0.0.1:8000/stats > "$OUT/serve_stats.json"
+    --label $tag --out "$OUT/$tag.json" 2>&1 | quiet | tail -12
+  for p in ${CLIENT_RUNS:-}; do   # the same levels from p client processes: is the load generator the limit?
+    timeout $(left) ta bench --url http://127.0.0.1:8000 --audio $AUDIO --levels $LEVELS --rounds ${ROUNDS:-3} --synthetic \
+      --client-processes $p --label ${tag}_clients$p --out "$OUT/${tag}_clients$p.json" 2>&1 | quiet | tail -8
+  done
+  curl -s http://127.0.0.1:8000/stats > "$OUT/${tag}_stats.json"
   kill $pid; wait $pid 2>/dev/null
-  grep -i "captured\|warmed\|patches\|error" "$OUT/serve.log" | tail -8
+  grep -i "captured\|warmed\|patches\|error" "$OUT/$tag.log" | tail -8
+}
+v4() {  # engine v4: the engine in its own process (--engine-process on, the CUDA default) beside v3's in-process engine, 8 client processes
+  TAG=serve_http_v4 SERVE_ARGS="--engine-process on" CLIENT_RUNS="1" serve
+  TAG=serve_http_v4_inprocess SERVE_ARGS="--engine-process off" serve
 }
 offline() {
   timeout $(left) ta bench --offline --model $CKPT --synthetic-tokens-per-second $TPS --audio $AUDIO --levels $LEVELS \

@@ -4,7 +4,7 @@
 
 # %% ../nbs/17_bench.ipynb #c002
 from __future__ import annotations
-import argparse, asyncio, json, mimetypes, queue, time, typing
+import argparse, asyncio, json, mimetypes, os, queue, time, typing
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -16,9 +16,10 @@ from .audio import decode_audio, audio_seconds
 from .errors import TaError
 
 # %% auto #0
-__all__ = ['Outcome', 'latency_summary', 'failure_counts', 'divergence', 'level_record', 'stats_diff', 'audio_info', 'post_audio',
-           'http_level', 'fetch_stats', 'wait_ready', 'run_async', 'run_http', 'offline_level', 'run_offline',
-           'table_rows', 'table_title', 'print_record', 'plot_runs', 'bench_parser', 'main_bench']
+__all__ = ['CLIENT_PROCESSES', 'Outcome', 'latency_summary', 'failure_counts', 'divergence', 'level_record', 'stats_diff',
+           'audio_info', 'post_audio', 'http_level', 'fetch_stats', 'wait_ready', 'run_async', 'client_process',
+           'ClientPool', 'run_http', 'offline_level', 'run_offline', 'table_rows', 'table_title', 'print_record',
+           'plot_runs', 'bench_parser', 'main_bench']
 
 # %% ../nbs/17_bench.ipynb #c006
 @dataclass
@@ -168,31 +169,74 @@ def run_async(coro):
     except RuntimeError: return asyncio.run(coro)
     with ThreadPoolExecutor(1) as ex: return ex.submit(asyncio.run, coro).result()
 
+def _limits(connections: int) -> httpx.Limits:
+    # uvicorn closes a keep-alive connection idle for 5 s; a client keeping it as long can send on it as it closes (ReadError)
+    return httpx.Limits(max_connections=connections, max_keepalive_connections=connections, keepalive_expiry=2.0)
+
+async def _client_loop(conn, post_url: str, body: bytes, headers: dict, timeout_s: float, connections: int):
+    loop = asyncio.get_running_loop()
+    async with httpx.AsyncClient(timeout=timeout_s, limits=_limits(connections)) as client:
+        while (n := await loop.run_in_executor(None, conn.recv)) is not None:
+            conn.send(await http_level(client, post_url, body, headers, n) if n else ([], 0.0))
+
+def client_process(conn, *args):
+    "A load-generating process: for each n received on `conn`, send n requests at once and answer (outcomes, wall s); None ends it."
+    asyncio.run(_client_loop(conn, *args))
+
+def _answer(conn, proc):
+    "What the client process `proc` sends on `conn` next; TaError if it exits first (a process that dies before reading its pipe leaves it open: no EOF comes)."
+    while not conn.poll(1.0):
+        if not proc.is_alive(): raise TaError(f'a bench client process exited (code {proc.exitcode}); its error is printed above')
+    return conn.recv()
+
+class ClientPool:
+    "`processes` load-generating processes with their own event loops and connections, sharing each level's requests. Raises `TaError` for fewer than 1."
+    def __init__(self, processes: int, post_url: str, body: bytes, headers: dict, timeout_s: float, connections: int):
+        import multiprocessing as mp
+        if processes < 1: raise TaError(f'--client-processes {processes}: give at least 1')
+        ctx = mp.get_context('spawn')
+        self.conns, self.procs = [], []
+        for i in range(processes):
+            parent, child = ctx.Pipe()
+            args = (child, post_url, body, headers, timeout_s, -(-connections // processes))
+            self.procs.append(ctx.Process(target=client_process, args=args, name=f'ta-bench-client-{i}', daemon=True))
+            self.procs[-1].start(); child.close(); self.conns.append(parent)
+    def level(self, n: int) -> tuple[list[Outcome], float]:
+        "Send `n` requests at once, spread evenly over the processes: every outcome, and the wall s until the last answer."
+        P, t0 = len(self.conns), time.perf_counter()
+        for i, c in enumerate(self.conns): c.send(n // P + (i < n % P))
+        outs = [o for c, p in zip(self.conns, self.procs) for o in _answer(c, p)[0]]
+        return outs, time.perf_counter() - t0
+    def close(self):
+        for c in self.conns: c.send(None)
+        for p in self.procs: p.join()
+
 async def _http_run(url: str, body: bytes, ctype: str, audio_s: float, levels: list[int], rounds: int,
-                    api_key: str | None, timeout_s: float, ready_timeout_s: float) -> dict:
+                    api_key: str | None, timeout_s: float, ready_timeout_s: float, client_processes: int) -> dict:
     auth = {'authorization': f'Bearer {api_key}'} if api_key else {}
     post_url, headers = url + '/transcribe', {'content-type': ctype, **auth}
-    # uvicorn closes a keep-alive connection idle for 5 s; a client keeping it as long can send on it as it closes (ReadError)
-    limits = httpx.Limits(max_connections=max(levels), max_keepalive_connections=max(levels), keepalive_expiry=2.0)
-    async with httpx.AsyncClient(timeout=timeout_s, limits=limits) as client:
+    async with httpx.AsyncClient(timeout=timeout_s, limits=_limits(2)) as client:
         health = await wait_ready(client, url, ready_timeout_s)
-        warm = (await http_level(client, post_url, body, headers, 1))[0][0]
-        recs = []
-        for n in levels:
-            (before, e1) = await fetch_stats(client, url, auth)
-            runs = [await http_level(client, post_url, body, headers, n) for _ in range(rounds)]
-            (after, e2) = await fetch_stats(client, url, auth)
-            recs.append(level_record(n, runs, audio_s, stats_diff(before, after) if before and after else None, e1 or e2))
+        pool = ClientPool(client_processes, post_url, body, headers, timeout_s, max(levels))
+        try:
+            warm = (await asyncio.to_thread(pool.level, 1))[0][0]
+            recs = []
+            for n in levels:
+                (before, e1) = await fetch_stats(client, url, auth)
+                runs = [await asyncio.to_thread(pool.level, n) for _ in range(rounds)]
+                (after, e2) = await fetch_stats(client, url, auth)
+                recs.append(level_record(n, runs, audio_s, stats_diff(before, after) if before and after else None, e1 or e2))
+        finally: pool.close()
     return dict(health=health, warmup=dict(status=warm.status, error=warm.error, latency_s=round(warm.latency_s, 6)), levels=recs)
 
 def run_http(audio: str | Path, url: str = 'http://127.0.0.1:8000', levels: list[int] = (1, 32, 64, 128), rounds: int = 1,
-             api_key: str | None = None, timeout_s: float = 600.0, ready_timeout_s: float = 120.0) -> dict:
-    "Benchmark a running `ta serve` with the recording `audio`: `levels` concurrent requests, `rounds` times each."
+             api_key: str | None = None, timeout_s: float = 600.0, ready_timeout_s: float = 120.0, client_processes: int = 1) -> dict:
+    "Benchmark a running `ta serve` with the recording `audio`: `levels` concurrent requests, `rounds` times each, sent from `client_processes` processes."
     info, _ = audio_info(audio)
     ctype = mimetypes.guess_type(str(audio))[0] or 'application/octet-stream'
     url = url.rstrip('/')
     run = run_async(_http_run(url, Path(audio).read_bytes(), ctype, info['seconds'], list(levels), rounds, api_key,
-                              timeout_s, ready_timeout_s))
+                              timeout_s, ready_timeout_s, client_processes))
     return dict(mode='http', url=url, server_is_local=httpx.URL(url).host in ('127.0.0.1', 'localhost', '::1'),
                 health=run['health'], audio=info, warmup=run['warmup'], levels=run['levels'])
 
@@ -308,7 +352,8 @@ def plot_runs(records: list[dict], path: str | Path) -> Path:
     return Path(path)
 
 # %% ../nbs/17_bench.ipynb #c030
-_HTTP_ONLY = ('host', 'port', 'api_key', 'max_body_mb', 'cors_origins', 'drain_s')   # Settings fields with no meaning for an in-process model
+_HTTP_ONLY = ('host', 'port', 'api_key', 'max_body_mb', 'cors_origins', 'drain_s', 'engine_process')   # Settings fields with no meaning for an in-process model
+CLIENT_PROCESSES = min(8, max(1, (os.cpu_count() or 2) // 2))  # load generators: one Python process reached only ~55 requests/s of a 314 KB body (bench/h200/serve_http_v4_clients.txt)
 
 def _levels(s: str) -> list[int]:
     try: levels = [int(x) for x in s.split(',') if x.strip()]
@@ -346,6 +391,8 @@ def bench_parser() -> argparse.ArgumentParser:
     p.add_argument('--rounds', type=int, default=1, help='repeat each level this many times and pool the results (default: 1)')
     p.add_argument('--timeout', type=float, default=600.0, help='seconds one request may take (default: %(default)s)')
     p.add_argument('--ready-timeout', type=float, default=120.0, help='seconds to wait for /health to say ready (default: %(default)s)')
+    p.add_argument('--client-processes', type=int, default=CLIENT_PROCESSES,
+                   help="processes sending the requests, each level's requests shared evenly (default: half this machine's cores, at most 8: %(default)s)")
     p.add_argument('--offline', action='store_true', help='load the model in this process and time the model only (no HTTP, no decoding)')
     p.add_argument('--label', default=None, help="name of this run in the JSON, the file name and the plot (default: the mode)")
     p.add_argument('--synthetic', action='store_true', help='mark the numbers as synthetic (e.g. random weights with a token budget)')
@@ -365,7 +412,7 @@ def main_bench(argv: list[str] | None = None) -> int:
     if a.rounds < 1: raise TaError(f'--rounds {a.rounds}: give at least 1')
     audio = Path(a.audio) if a.audio else repo_path('fixtures', 'speech_17s.flac')
     run = (run_offline(audio, _offline_settings(a), a.levels, a.rounds) if a.offline else
-           run_http(audio, a.url, a.levels, a.rounds, a.api_key, a.timeout, a.ready_timeout))
+           run_http(audio, a.url, a.levels, a.rounds, a.api_key, a.timeout, a.ready_timeout, a.client_processes))
     label = a.label or run['mode']
     budget = (run.get('model_settings') or run.get('health') or {}).get('synthetic_tokens_per_second')
     synthetic = a.synthetic or bool(budget)   # a token budget (random weights) makes the numbers synthetic

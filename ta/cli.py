@@ -203,6 +203,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     a.rest = rest
     return a
 
+def _setting_errors(e) -> str:
+    "A pydantic `ValidationError` of `Settings` as one line: `name: message` per error (our own messages without pydantic's 'Value error, ')."
+    def one(x):
+        msg = str(x['ctx']['error']) if x['type'] == 'value_error' else x['msg']
+        return f"{'.'.join(map(str, x['loc']))}: {msg}" if x['loc'] else msg   # a check of several settings has no single name
+    return '; '.join(map(one, e.errors()))
+
 def main(argv: list[str] | None = None) -> int:
     "Entry point of the `ta` console command."
     from pydantic import ValidationError
@@ -211,6 +218,5 @@ def main(argv: list[str] | None = None) -> int:
     except TaError as e:
         print(f'error: {e.message}', file=sys.stderr); return 2 if e.status < 500 else 1
     except ValidationError as e:   # a setting out of range, from a flag or a TA_* variable
-        bad = '; '.join(f"{'.'.join(map(str, x['loc']))}: {x['msg']}" for x in e.errors())
-        print(f'error: invalid setting: {bad}', file=sys.stderr); return 2
+        print(f'error: invalid setting: {_setting_errors(e)}', file=sys.stderr); return 2
     except KeyboardInterrupt: return 130

@@ -4,7 +4,7 @@
 
 # %% ../nbs/09_engine.ipynb #c002
 from __future__ import annotations
-import enum, math, sys, threading, time
+import enum, inspect, math, sys, threading, time
 from collections import OrderedDict, deque
 from concurrent.futures import Future
 from dataclasses import dataclass, field
@@ -26,7 +26,7 @@ __all__ = ['BUCKETS', 'PREFILL_BUCKETS', 'ADMIT_MIN_CHUNKS', 'ADMIT_MAX_WAIT', '
            'project', 'mlp', 'attention_step', 'linear_attention_step', 'sample', 'decode_step', 'attention_prefill',
            'linear_attention_prefill', 'prefill', 'EncoderGraph', 'capture_encoder', 'PrefillGraph', 'encode_with',
            'EngineStats', 'DecodeEngine', 'capture', 'capture_prefill', 'setup', 'token_budget', 'budget_for',
-           'submit_features', 'submit', 'transcribe_clips', 'transcribe', 'close']
+           'submit_features', 'as_clips', 'submit', 'transcribe_clips', 'transcribe', 'close']
 
 # %% ../nbs/09_engine.ipynb #c006
 BUCKETS = (1, 2, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128)  # row counts a decode step is captured for
@@ -214,9 +214,11 @@ def decode_step(decoder, pool: RowPool, stop_ids: Tensor, pad_id: int, ngram: in
     sample(pool, decoder.lm_head(m.norm(x)), stop_ids, pad_id, ngram)
 
 # %% ../nbs/09_engine.ipynb #c019
-def _kernels(lin):
-    "The modeling module of Gated DeltaNet layer `lin`: its `causal_conv1d_fn` and `torch_chunk_gated_delta_rule` call causal-conv1d and fla where installed, else torch."
-    return sys.modules[type(lin).__module__]
+def _kernels(lin, x: Tensor) -> tuple:
+    "Gated DeltaNet layer `lin`'s causal conv and chunked delta rule, from its modeling module: causal-conv1d's and fla's kernels where installed (transformers points those names at them) for CUDA tensors `x`, the torch references otherwise (the kernels refuse CPU tensors: `--device cpu` on a GPU machine)."
+    m = sys.modules[type(lin).__module__]
+    fns = (m.causal_conv1d_fn, m.torch_chunk_gated_delta_rule)
+    return fns if x.is_cuda else tuple(inspect.unwrap(f) for f in fns)
 
 def attention_prefill(attn, h: Tensor, k_cache: Tensor, v_cache: Tensor, rows: Tensor, cos: Tensor, sin: Tensor, allowed: Tensor) -> Tensor:
     "Gated GQA attention over left-padded prompts h [B, L, D] -> [B, L, D]; writes k, v to columns < L of `rows` [B] of k_cache, v_cache [R, KV, C, hd], zeroing the others."
@@ -234,17 +236,17 @@ def attention_prefill(attn, h: Tensor, k_cache: Tensor, v_cache: Tensor, rows: T
 def linear_attention_prefill(lin, h: Tensor, keep: Tensor, conv_state: Tensor, rec_state: Tensor, rows: Tensor) -> Tensor:
     "Gated DeltaNet over left-padded prompts h [B, L, D] (keep [B, L, 1]: 0 on padding) -> [B, L, D]; writes the conv state [conv_dim, K] and fp32 recurrent state of each prompt to its row of conv_state, rec_state."
     B, L, _ = h.shape
-    kern, K = _kernels(lin), conv_state.shape[-1]
+    (conv, delta_rule), K = _kernels(lin, h), conv_state.shape[-1]
     qkv, z, beta, a = project(lin, h * keep)                                          # padding never reaches a state
     qkv = qkv.contiguous().transpose(1, 2)   # [B, conv_dim, L], channels last with a stride of conv_dim (causal-conv1d wants a multiple of 8)
     conv_state.index_copy_(0, rows, F.pad(qkv, (max(0, K - L), 0))[:, :, -K:])         # the last K inputs: the step's window
-    x = kern.causal_conv1d_fn(qkv, lin.conv1d.weight.squeeze(1), lin.conv1d.bias, activation=lin.activation).transpose(1, 2)
+    x = conv(qkv, lin.conv1d.weight.squeeze(1), lin.conv1d.bias, activation=lin.activation).transpose(1, 2)
     q, k, v = x.split([lin.key_dim, lin.key_dim, lin.value_dim], -1)
     q, k, v = q.reshape(B, L, -1, lin.head_k_dim), k.reshape(B, L, -1, lin.head_k_dim), v.reshape(B, L, -1, lin.head_v_dim)
     beta = beta.sigmoid()                                                             # [B, L, HV]
     g = -lin.A_log.float().exp() * F.softplus(a.float() + lin.dt_bias)
-    o, state = kern.torch_chunk_gated_delta_rule(q, k, v, g=g, beta=beta, initial_state=None, output_final_state=True,
-                                                 use_qk_l2norm_in_kernel=True)       # o [B, L, HV, dv], state [B, HV, dk, dv]
+    o, state = delta_rule(q, k, v, g=g, beta=beta, initial_state=None, output_final_state=True,
+                                     use_qk_l2norm_in_kernel=True)       # o [B, L, HV, dv], state [B, HV, dk, dv]
     rec_state.index_copy_(0, rows, state.float())
     return lin.out_proj(lin.norm(o.reshape(-1, lin.head_v_dim), z.reshape(-1, lin.head_v_dim)).view(B, L, -1))
 
@@ -504,10 +506,15 @@ def submit_features(self, feats: list[Tensor]) -> list[Future]:
     return self._queue([_Job(None, f, self.budget_for(len(f))) for f in feats])
 DecodeEngine.submit_features = submit_features
 
-def submit(self, clips: list[np.ndarray]) -> list[Future]:
-    "Queue the chunks of one request as 16 kHz mono float32 clips `[samples]` (each at most one chunk); their features are computed at admission, on the engine's device, as a batch."
+def as_clips(clips: list[np.ndarray]) -> list[np.ndarray]:
+    "The clips as 1-D float32 arrays (no copy when they are already); raises ValueError for a clip that is not 1-D [samples] mono."
     clips = [np.asarray(c, dtype=np.float32) for c in clips]
     if bad := [c.shape for c in clips if c.ndim != 1]: raise ValueError(f"a clip must be 1-D [samples] mono, got shape {bad[0]}")
+    return clips
+
+def submit(self, clips: list[np.ndarray]) -> list[Future]:
+    "Queue the chunks of one request as 16 kHz mono float32 clips `[samples]` (each at most one chunk); their features are computed at admission, on the engine's device, as a batch. Raises ValueError for a clip that is not 1-D."
+    clips = as_clips(clips)
     return self._queue([_Job(c, None, self.budget_for(-(-max(len(c), SAMPLES_PER_TOKEN) // (HOP_LENGTH * FRAME_STACK)))) for c in clips])
 DecodeEngine.submit = submit
 

@@ -6,8 +6,8 @@
 from __future__ import annotations
 
 # %% auto #0
-__all__ = ['TaError', 'BadRequest', 'Unauthorized', 'NotFound', 'TooLarge', 'NotAudio', 'ClientGone', 'NotReady',
-           'ModelLoadError']
+__all__ = ['TaError', 'BadRequest', 'Unauthorized', 'NotFound', 'BodyTimeout', 'TooLarge', 'NotAudio', 'ClientGone', 'NotReady',
+           'DeadlineExceeded', 'ModelLoadError', 'Overloaded']
 
 # %% ../nbs/00_errors.ipynb #c005
 class TaError(Exception):
@@ -18,8 +18,14 @@ class TaError(Exception):
 class BadRequest(TaError):   status = 400  # malformed request, undecodable or empty audio
 class Unauthorized(TaError): status = 401  # missing or wrong bearer key
 class NotFound(TaError):     status = 404  # no such resource (a model id the server does not serve)
+class BodyTimeout(TaError):  status = 408  # the body did not arrive within `body_timeout_s`
 class TooLarge(TaError):     status = 413  # body or audio duration over the configured limit
 class NotAudio(TaError):     status = 415  # the bytes are not an audio or video container
 class ClientGone(TaError):   status = 499  # the client closed the connection before the answer
-class NotReady(TaError):     status = 503  # the model is still loading
+class NotReady(TaError):     status = 503  # the model is still loading, its worker stopped, or the server is shutting down
+class DeadlineExceeded(TaError): status = 504  # the answer was not ready within `request_timeout_s`
 class ModelLoadError(TaError): status = 500  # a checkpoint is missing a file, or cannot be fetched
+
+class Overloaded(NotReady):
+    "503 because the in-flight bounds are full: `Retry-After` is short (s), since requests finish all the time."
+    retry_after = 2

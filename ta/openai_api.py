@@ -14,10 +14,10 @@ from fastapi import APIRouter, Depends, FastAPI, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse, PlainTextResponse, Response, StreamingResponse
 from .audio import decode_audio, chunk_bounds, audio_seconds, SAMPLE_RATE
-from .errors import TaError, BadRequest, ClientGone, NotReady, NotFound
+from .errors import TaError, BadRequest, ClientGone, NotReady, NotFound, Overloaded
 from .pipeline import join_texts
 from .server import (_CUT_SHORT, _WORKER_STOPPED, Engine, Options, get_engine, check_api_key, read_body, parse_form, parse_options,
-                       require_ready, _as_bool, admitted, Claim, Deadline, Overloaded, decode_upload, record)
+                       require_ready, _as_bool, admitted, Claim, Deadline, decode_upload, record, MAX_SPEAKERS)
 
 # %% auto #0
 __all__ = ['RESPONSE_FORMATS', 'GRANULARITIES', 'MAX_PROMPT_CHARS', 'openai_router', 'cpu_pool', 'Chunk', 'chunk_texts',
@@ -198,7 +198,7 @@ def parse_transcription_form(fields: list[tuple[str, str]]) -> TranscriptionForm
     stream = _as_bool('stream', one['stream']) if 'stream' in one else False
     if stream and fmt not in ('json', 'text'): raise InvalidParam('stream', f'stream=true gives text events; use response_format json or text, not {fmt}')
     try: o = parse_options({k: v for k, v in one.items() if k in ('return_speakers', 'num_speakers', 'max_speakers')})
-    except BadRequest as e: raise InvalidParam('return_speakers', e.message) from None
+    except BadRequest as e: raise InvalidParam(next(k for k in ('num_speakers', 'max_speakers', 'return_speakers') if k in e.message), e.message) from None
     if stream and (o.return_speakers or o.num_speakers or o.max_speakers): raise InvalidParam('stream', 'speaker labels need the whole recording; send them without stream=true')
     timed = fmt in ('verbose_json', 'srt', 'vtt')   # segments are cut at pauses found by the aligner
     return TranscriptionForm(fmt, frozenset(grans or {'segment'}), stream,
@@ -317,13 +317,14 @@ def get_model(model_id: str, engine: Engine = Depends(get_engine)) -> dict:
     if model_id != model_name(engine): raise NotFound(f"no model {model_id!r} here; this server serves {model_name(engine)!r} (GET /v1/models)")
     return _model_card(engine)
 
+_COUNT = {'type': 'integer', 'minimum': 1, 'maximum': MAX_SPEAKERS}
 _FORM_BODY = {'requestBody': {'required': True, 'content': {'multipart/form-data': {'schema': {
     'type': 'object', 'required': ['file'], 'properties': {
         'file': {'type': 'string', 'format': 'binary'}, 'model': {'type': 'string'}, 'language': {'type': 'string'},
         'prompt': {'type': 'string'}, 'response_format': {'type': 'string', 'enum': list(RESPONSE_FORMATS)},
         'timestamp_granularities[]': {'type': 'array', 'items': {'type': 'string', 'enum': list(GRANULARITIES)}},
         'temperature': {'type': 'number'}, 'stream': {'type': 'boolean'}, 'return_speakers': {'type': 'boolean'},
-        'num_speakers': {'type': 'integer'}, 'max_speakers': {'type': 'integer'}}}}}}}
+        'num_speakers': _COUNT, 'max_speakers': _COUNT}}}}}}
 
 # %% ../nbs/06a_openai.ipynb #a027
 @openai_router.post('/audio/transcriptions', summary='Transcribe an audio file (OpenAI shape)', openapi_extra=_FORM_BODY,

@@ -21,16 +21,17 @@ from starlette.requests import ClientDisconnect
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 from .audio import decode_audio, audio_seconds, stop_decoders, SAMPLE_RATE
-from .errors import TaError, BadRequest, Unauthorized, TooLarge, NotAudio, ClientGone, NotReady
+from .errors import TaError, BadRequest, Unauthorized, TooLarge, NotAudio, ClientGone, NotReady, Overloaded, DeadlineExceeded, BodyTimeout
 from .engine import DecodeEngine, fast_decode_kernel
+from .engine_process import EngineProcess, LOG_FORMAT
 from .model import ASRModel
 from .settings import Settings, LISTEN_BACKLOG
 
 # %% auto #0
-__all__ = ['log', 'STAGES', 'transcribe_router', 'health_router', 'stats_router', 'docs_router', 'Options', 'parse_options',
-           'require_ready', 'Overloaded', 'DeadlineExceeded', 'BodyTimeout', 'Episode', 'InFlight', 'Claim', 'admitted',
-           'off_loop', 'Deadline', 'read_body', 'decode_content', 'single_valued', 'parse_request', 'parse_form',
-           'pick_device', 'quiet_notices', 'load_for_serving', 'warm_up', 'Engine', 'get_engine', 'check_api_key',
+__all__ = ['MAX_SPEAKERS', 'log', 'STAGES', 'transcribe_router', 'health_router', 'stats_router', 'docs_router', 'Options',
+           'parse_options', 'require_ready', 'Episode', 'InFlight', 'Claim', 'admitted', 'off_loop', 'Deadline',
+           'read_body', 'decode_content', 'single_valued', 'parse_request', 'parse_form', 'pick_device',
+           'quiet_notices', 'load_for_serving', 'start_engine', 'warm_up', 'Engine', 'get_engine', 'check_api_key',
            'Word', 'SpeakerTurn', 'Transcription', 'ErrorBody', 'decode_upload', 'record', 'post_transcribe',
            'get_health', 'get_stats', 'add_error_handlers', 'ConnectionGuard', 'GuardedH11', 'quiet_floods',
            'raise_open_file_limit', 'trim_now', 'trim_memory', 'get_docs', 'get_redoc', 'build_app', 'check_port',
@@ -70,7 +71,19 @@ def parse_options(raw: Mapping[str, Any]) -> Options:
     if unknown := sorted(set(raw) - set(names)):
         raise BadRequest(f"unknown option(s) {', '.join(map(_shown, unknown))}; the options are {', '.join(names)}")
     conv = {n: (_as_bool if f.type == 'bool' else _as_count) for n, f in zip(names, fields(Options))}
-    return Options(**{k: conv[k](k, v) for k, v in raw.items()})
+    return _check_speakers(Options(**{k: conv[k](k, v) for k, v in raw.items()}))
+
+MAX_SPEAKERS = 32   # the most speakers a request may ask for: more is a typo, not a recording the diarizer can separate
+
+def _check_speakers(o: Options) -> Options:
+    "`o`, or `BadRequest` naming the values when a speaker count passes `MAX_SPEAKERS` or `num_speakers` passes `max_speakers`."
+    for name in ('num_speakers', 'max_speakers'):
+        if (n := getattr(o, name)) is not None and n > MAX_SPEAKERS:
+            raise BadRequest(f"option {name}={n} is more speakers than the diarizer separates (at most {MAX_SPEAKERS}); give a count up to {MAX_SPEAKERS}")
+    if o.num_speakers and o.max_speakers and o.num_speakers > o.max_speakers:
+        raise BadRequest(f"options num_speakers={o.num_speakers} and max_speakers={o.max_speakers} contradict each other: num_speakers is "
+                         "the exact count, max_speakers a cap; give num_speakers alone, or a max_speakers at least as large")
+    return o
 
 # %% ../nbs/06_server.ipynb #c011
 def require_ready(engine: 'Engine'):
@@ -81,13 +94,6 @@ def require_ready(engine: 'Engine'):
 
 # %% ../nbs/06_server.ipynb #c011b
 log = logging.getLogger('ta.server')
-
-class Overloaded(NotReady):
-    "503: the in-flight bounds are full; `Retry-After` is short, since requests finish all the time."
-    retry_after = 2
-
-class DeadlineExceeded(TaError):   status = 504  # the answer was not ready within `request_timeout_s`
-class BodyTimeout(TaError):        status = 408  # the body did not arrive within `body_timeout_s`
 
 class Episode:
     "One warning when a kind of trouble starts and one line when it has been quiet `quiet_s`, instead of a line per event."
@@ -124,7 +130,9 @@ class InFlight:
     def _refuse(self, message: str):
         self.refused += 1; self.episode.hit(); raise Overloaded(message)
     def release(self, claim: Claim):
-        with self._lock: self.requests -= 1; self.audio_s -= claim.audio_s; self.finished += 1
+        with self._lock:   # float sums drift (0.1 + 0.2 - 0.1 - 0.2 is 2.8e-17): none in flight is exactly 0, never below
+            self.requests -= 1; self.finished += 1
+            self.audio_s = max(0.0, self.audio_s - claim.audio_s) if self.requests else 0.0
     def as_dict(self) -> dict:
         return {'requests': self.requests, 'audio_seconds': round(self.audio_s, 3), 'max_requests': self.max_requests,
                 'max_audio_seconds': round(self.max_audio_s, 3), 'refused': self.refused}
@@ -182,6 +190,11 @@ def _too_big(limit: int) -> TooLarge:
     return TooLarge(f"the request body is larger than the server's {limit / 2**20:g} MiB limit; send a shorter "
                     "recording or compress it (e.g. 16 kHz mono FLAC)")
 
+def _too_big_inflated(limit: int) -> TooLarge:
+    return TooLarge(f"the request body, once its Content-Encoding is undone, is larger than the server's {limit / 2**20:g} MiB "
+                    "limit (the limit counts the decompressed size, not the bytes sent); send a shorter recording, or the "
+                    "audio file itself compressed by its own format (e.g. 16 kHz mono FLAC) without Content-Encoding")
+
 async def read_body(request: Request, limit: int, timeout_s: float | None = None) -> bytes:
     "The request body as sent (before `Content-Encoding` is undone); `TooLarge` once it passes `limit` bytes, `BodyTimeout` (408) past `timeout_s`."
     try: announced = int(request.headers.get('content-length') or 0)
@@ -221,7 +234,7 @@ def _inflate(data: bytes, coding: str, limit: int) -> bytes:
                 done, data = d.eof, (d.unused_data if d.eof else b'')  # another gzip member may follow
         except zlib.error as e: raise BadRequest(f"the body is not valid {coding} data, though Content-Encoding says so ({e}); "
                                                  "send it uncompressed, without that header") from None
-    if len(out) > limit: raise _too_big(limit)
+    if len(out) > limit: raise _too_big_inflated(limit)
     if not done: raise BadRequest(f"the {coding} body ends before its compressed data does (truncated); send the whole file")
     return bytes(out)
 
@@ -290,10 +303,20 @@ class _Pairs(list):
     "Form fields `[(name, value)]` with the `multi_items` that `single_valued` reads."
     def multi_items(self): return list(self)
 
+_NOT_JSON = ('the body is sent as application/json but is not JSON (it is binary data, such as an audio file); send audio as '
+             'the raw body with its own Content-Type (e.g. audio/wav), or as the multipart form field "file" (curl -F '
+             'file=@audio.wav), or inside JSON as {"inputs": "<base64 audio>"}')
+
+def _binary(body: bytes) -> bool:
+    "True when `body` is not text: not UTF-8, or holding a NUL byte (a WAV of silence is valid UTF-8)."
+    try: return '\0' in body.decode('utf-8-sig')
+    except UnicodeDecodeError: return True
+
 def _json_object(body: bytes) -> dict:
-    "The JSON request object, which must carry a string `inputs`."
+    "The JSON request object, which must carry a string `inputs`; a body that does not parse and is binary data is told so."
     try: doc = json.loads(body)
     except (ValueError, UnicodeDecodeError, RecursionError) as e:
+        if _binary(body): raise BadRequest(_NOT_JSON) from None
         raise BadRequest(f"the JSON body does not parse: {str(e)[:200]}") from None
     if not isinstance(doc, dict): raise BadRequest('a JSON body must be an object {"inputs": "<base64 audio>", "parameters": {...}}')
     if not isinstance(doc.get('inputs'), str):
@@ -350,6 +373,11 @@ def load_for_serving(settings: Settings) -> DecodeEngine:
     warm_up(engine, (1.0, 4.0)[:settings.max_batch_size])
     return engine
 
+def start_engine(settings: Settings) -> DecodeEngine | EngineProcess:
+    "The engine `ta serve` uses: `load_for_serving` in a child process (`EngineProcess`) when `settings.engine_process` is 'on', or 'auto' on CUDA; else in this process."
+    on = settings.engine_process == 'on' or (settings.engine_process == 'auto' and pick_device(settings.device).type == 'cuda')
+    return EngineProcess(load_for_serving, settings) if on else load_for_serving(settings)
+
 def warm_up(model: DecodeEngine | ASRModel, seconds: tuple[float, ...] = (1.0, 4.0)) -> float:
     "Run one batch of low noise clips (lengths in s) so first-call costs (kernel autotuning, allocator growth) are paid before `/health` says ready; returns seconds taken."
     t = time.perf_counter()
@@ -378,7 +406,7 @@ class Engine:
     def start(self, on_failure=None):
         "Load the model in a background thread; `on_failure(exc)` is called if that fails."
         def load():
-            try: self.scheduler = load_for_serving(self.settings)
+            try: self.scheduler = start_engine(self.settings)
             except Exception as e:
                 self.error = e; log.error('cannot load the model: %s', e)
                 if on_failure: on_failure(e)
@@ -456,7 +484,7 @@ _OPTION_DOCS = {'return_timestamps': 'word timestamps (not available yet in this
                 'return_speakers': 'speaker labels (not available yet in this version: 400)',
                 'num_speakers': 'the number of speakers, when known', 'max_speakers': 'the most speakers to consider'}
 _QUERY = [{'name': f.name, 'in': 'query', 'required': False, 'description': _OPTION_DOCS[f.name],
-           'schema': {'type': 'boolean'} if f.type == 'bool' else {'type': 'integer', 'minimum': 1}} for f in fields(Options)]
+           'schema': {'type': 'boolean'} if f.type == 'bool' else {'type': 'integer', 'minimum': 1, 'maximum': MAX_SPEAKERS}} for f in fields(Options)]
 _ENCODING = {'name': 'Content-Encoding', 'in': 'header', 'required': False, 'description': 'a compressed body: gzip, deflate or br',
              'schema': {'type': 'string', 'enum': ['gzip', 'deflate', 'br', 'identity']}}
 _AUDIO_BODY = {'parameters': [*_QUERY, _ENCODING], 'requestBody': {'required': True, 'content': {
@@ -541,7 +569,8 @@ def _error(status: int, message: str, headers: dict | None = None) -> JSONRespon
     return JSONResponse({'error': message}, status_code=status, headers=headers)
 
 _HEADERS = {503: lambda e: {'Retry-After': str(getattr(e, 'retry_after', 5))},   # when to try again
-            401: lambda e: {'WWW-Authenticate': 'Bearer'}}                         # how to authenticate (RFC 9110)
+            401: lambda e: {'WWW-Authenticate': 'Bearer'},                         # how to authenticate (RFC 9110)
+            408: lambda e: {'Connection': 'close'}}                                # the rest of the body is not waited for
 
 def add_error_handlers(app: FastAPI):
     @app.exception_handler(TaError)
@@ -610,6 +639,16 @@ class GuardedH11(H11Protocol):
     def connection_lost(self, exc):
         if self._open: self._open = False; self.guard.open -= 1
         self._got_request(); super().connection_lost(exc)
+    def send_400_response(self, msg: str):
+        "uvicorn's answer to bytes that are not an HTTP/1.1 request, in ta's JSON error shape: 400, then the connection closes."
+        body = json.dumps({'error': _MALFORMED}).encode()
+        head = [(b'content-type', b'application/json'), (b'content-length', b'%d' % len(body)), (b'connection', b'close')]
+        for event in (h11.Response(status_code=400, headers=head, reason=b'Bad Request'), h11.Data(data=body), h11.EndOfMessage()):
+            self.transport.write(self.conn.send(event))
+        self.transport.close()
+
+_MALFORMED = ('the request is not valid HTTP/1.1 (its request line, a header, or the body framing: Content-Length, '
+              'Transfer-Encoding); send a well-formed request, e.g. with curl or an HTTP library')
 
 class _AsEpisode(logging.Filter):
     "Count log lines containing `fragment` into `episode` instead of printing each one."
@@ -743,7 +782,7 @@ def serve(settings: Settings) -> int:
             if engine.draining and not engine.cut: return engine.cut_short()  # the second: end the drain now, still shut down cleanly
             engine.drain(); super().handle_exit(sig, frame)                    # a third forces uvicorn out
     server = Server(server_config(app, settings))
-    logging.basicConfig(level=logging.INFO, format='%(asctime)s %(levelname)s %(name)s: %(message)s')
+    logging.basicConfig(level=logging.INFO, format=LOG_FORMAT)
     try: server.run()
     except KeyboardInterrupt: pass  # uvicorn raises the Ctrl-C it handled again once it has shut down cleanly
     return 1 if failed else 0
@@ -754,7 +793,7 @@ import subprocess
 _LISTENING = re.compile(r'Uvicorn running on (https?://\S+) \(Press CTRL\+C to quit\)')
 
 def launch(argv: list[str], log_path: str | Path, listen_timeout_s: float = 120.0, **popen_kw) -> tuple[subprocess.Popen, str]:
-    "Run the server command `argv` (listening on port 0, e.g. `ta serve --port 0`) with its output copied to `log_path`; (process, URL it listens on). Raises `TaError` with the log's end if it exits or is not listening within `listen_timeout_s`."
+    "Run the server command `argv` (listening on port 0, e.g. `ta serve --port 0`) with its output copied to `log_path`; (process, URL it listens on); `process.log_thread` ends once the log has all the output. Raises `TaError` with the log's end if it exits or is not listening within `listen_timeout_s`."
     p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, **popen_kw)
     found, listening = [], threading.Event()
     def copy():   # every line, for as long as the server runs: a pipe nobody reads fills up and blocks the server
@@ -763,7 +802,8 @@ def launch(argv: list[str], log_path: str | Path, listen_timeout_s: float = 120.
                 log.write(line); log.flush()
                 if not found and (m := _LISTENING.search(line)): found.append(m[1]); listening.set()
         listening.set()
-    threading.Thread(target=copy, name='ta-server-log', daemon=True).start()
+    p.log_thread = threading.Thread(target=copy, name='ta-server-log', daemon=True)   # ends once all the output is in the log
+    p.log_thread.start()
     if not listening.wait(listen_timeout_s) or not found:
         p.kill(); raise TaError(f"the server is not listening (exit code {p.poll()}); its log ends:\n{Path(log_path).read_text()[-2000:]}")
     return p, found[0]

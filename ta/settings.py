@@ -40,6 +40,7 @@ class Settings(BaseSettings):
     synthetic_tokens_per_second: float = Field(0.0, ge=0, description='benchmarks with random weights only: decode this many new tokens per second of audio, 0 = off (results are synthetic)')
     device: str = Field('auto', description="'auto' (cuda if available), 'cuda', 'cpu'")
     allow_slow_kernels: bool = Field(False, description='serve on CUDA even when the fast fla/causal-conv1d kernels are missing')
+    engine_process: str = Field('auto', pattern='^(auto|on|off)$', description="run the decode engine in its own process, so HTTP work never holds the GIL its worker needs: 'on', 'off', or 'auto' (on for CUDA, the default)")
     cors_origins: str | None = Field(None, description="comma-separated origins whose web pages may call the API (e.g. 'https://a.example,http://localhost:3000', or '*'); default: none, CORS off")
     drain_s: float = Field(10.0, ge=0, description='on Ctrl-C or SIGTERM, seconds requests in flight may take to finish before they are answered 503 (a second Ctrl-C: at once)')
     max_inflight_requests: int = Field(0, ge=0, description='most transcription requests in flight (reading, decoding, queued, transcribing); 503 with Retry-After beyond; 0: 2 x max_batch_size (default)')
@@ -63,8 +64,11 @@ class Settings(BaseSettings):
         if self.api_key_file is None: return self
         if self.api_key is not None: raise ValueError('give the API key once: --api-key-file or --api-key / TA_API_KEY, not both')
         try: key = Path(self.api_key_file).read_text().strip().splitlines()
-        except OSError as e: raise ValueError(f'cannot read the API key file {self.api_key_file!r}: {e.strerror}') from None
-        self.api_key = self._key_not_empty(key[0].strip() if key else '')
+        except OSError as e: raise ValueError(f'cannot read the API key file {self.api_key_file!r} (api_key_file, --api-key-file / TA_API_KEY_FILE): {e.strerror}') from None
+        if not key or not key[0].strip():
+            raise ValueError(f'the API key file {self.api_key_file!r} (api_key_file, --api-key-file / TA_API_KEY_FILE) is empty, which would turn '
+                             'authentication off; put the key on its first line, or leave the setting unset')
+        self.api_key = key[0].strip()
         return self
 
     @property
