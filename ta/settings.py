@@ -90,3 +90,18 @@ class Settings(BaseSettings):
     def connection_limit(self) -> int:
         "`max_connections`, or the open-file limit less 128 descriptors for the process, 5 per decoding thread (one per core plus two: ffmpeg's pipes and files) and the listen backlog; at least 32."
         return self.max_connections or max(32, resource.getrlimit(resource.RLIMIT_NOFILE)[0] - 128 - 5 * ((os.cpu_count() or 1) + 2) - LISTEN_BACKLOG)
+
+# %% ../nbs/06a_settings.ipynb #ray02
+class Settings(Settings):
+    "`ta serve`'s settings, with those of `ta serve --ray` (Ray Serve, `nbs/06d_ray`) added."
+    ray: bool = Field(False, description="serve on a Ray cluster with Ray Serve (pip install 'ta[ray]'): one replica of this server per GPU, one endpoint, requests routed by queue length")
+    ray_address: str = Field('auto', description="with --ray, the cluster to join: 'auto' (RAY_ADDRESS, else the one `ray start` made on this machine), 'local' (start a one-machine cluster for this command only) or the head's host:port")
+    ray_min_replicas: int = Field(1, ge=1, description='with --ray: fewest replicas; the autoscaler adds replicas while they average more than max_batch_size requests in flight')
+    ray_max_replicas: int = Field(0, ge=0, description='with --ray: most replicas; 0: one per GPU of the cluster at start (default; without GPUs, ray_min_replicas)')
+    ray_max_ongoing_requests: int = Field(0, ge=0, description="with --ray: requests one replica is sent at once, the rest wait in Ray's proxy; 0: the replica's in-flight limit (max_inflight_requests; default)")
+
+    @model_validator(mode='after')
+    def _replica_bounds(self) -> 'Settings':
+        if 0 < self.ray_max_replicas < self.ray_min_replicas:
+            raise ValueError(f'--ray-max-replicas {self.ray_max_replicas} is below --ray-min-replicas {self.ray_min_replicas}')
+        return self
