@@ -24,6 +24,7 @@ from .audio import decode_audio, audio_seconds, stop_decoders, SAMPLE_RATE
 from .errors import TaError, BadRequest, Unauthorized, TooLarge, NotAudio, ClientGone, NotReady, Overloaded, DeadlineExceeded, BodyTimeout
 from .engine import DecodeEngine, fast_decode_kernel
 from .engine_process import EngineProcess, LOG_FORMAT
+from .engine_pool import EnginePool, gpu_devices
 from .model import ASRModel
 from .settings import Settings, LISTEN_BACKLOG
 
@@ -375,8 +376,9 @@ def load_for_serving(settings: Settings) -> DecodeEngine:
     warm_up(engine, (1.0, 4.0)[:settings.max_batch_size])
     return engine
 
-def start_engine(settings: Settings) -> DecodeEngine | EngineProcess:
-    "The engine `ta serve` uses: `load_for_serving` in a child process (`EngineProcess`) when `settings.engine_process` is 'on', or 'auto' on CUDA; else in this process."
+def start_engine(settings: Settings) -> DecodeEngine | EngineProcess | EnginePool:
+    "The engine `ta serve` uses: one child process per device of `settings.gpus` (`EnginePool`) when set; else `load_for_serving` in a child process (`EngineProcess`) when `settings.engine_process` is 'on', or 'auto' on CUDA; else in this process."
+    if settings.gpus: return EnginePool(load_for_serving, settings, gpu_devices(settings.gpus))
     on = settings.engine_process == 'on' or (settings.engine_process == 'auto' and pick_device(settings.device).type == 'cuda')
     return EngineProcess(load_for_serving, settings) if on else load_for_serving(settings)
 
@@ -559,7 +561,8 @@ async def get_health(engine: Engine = Depends(get_engine)):
     if engine.ready and engine.scheduler.alive and (failing := engine.failing_chunks()) <= engine.scheduler.max_batch_size:
         e = engine.scheduler
         return {'status': 'ready', 'model': model_name(engine), 'device': str(e.device), 'graph_mode': e.graph_mode.value,
-                'max_batch_size': e.max_batch_size, 'synthetic_tokens_per_second': e.tokens_per_second}
+                'max_batch_size': e.max_batch_size, 'synthetic_tokens_per_second': e.tokens_per_second,
+                **(e.health() if isinstance(e, EnginePool) else {})}   # each engine; `degraded` while some are dead
     if engine.ready and engine.scheduler.alive:
         status, msg = 'failing', f'the last {failing} chunks all failed (more than a batch); the log says why; restart the server if it goes on'
     elif engine.ready: status, msg = 'failed', 'the transcription worker has stopped; restart the server (its log says why)'
@@ -576,6 +579,7 @@ async def get_stats(request: Request, engine: Engine = Depends(get_engine)) -> d
     return {'requests': engine.requests, 'failed_requests': engine.failed, 'client_errors': engine.client_errors,
             'server_errors': engine.server_errors, 'audio_seconds': round(engine.audio_seconds, 3),
             'engine': engine.scheduler.stats.as_dict() if engine.ready else None,
+            **({'engines': engine.scheduler.describe(stats=True)} if isinstance(engine.scheduler, EnginePool) else {}),
             'mean_stage_seconds': {k: (v / ok if ok else 0.0) for k, v in engine.stage_seconds.items()},
             'inflight': engine.inflight.as_dict(), 'connections': request.app.state.connections.as_dict()}
 
@@ -786,6 +790,7 @@ def serve(settings: Settings) -> int:
     "Run uvicorn until interrupted; exit code 1 when the model cannot be loaded. Raises `TaError` for a device this machine lacks or a port in use."
     import uvicorn
     device = pick_device(settings.device)  # a bad device is refused before anything listens
+    gpu_devices(settings.gpus)             # and so is a bad --gpus
     if settings.graph_mode in ('graph', 'compiled') and device.type != 'cuda':
         raise TaError(f"--graph-mode {settings.graph_mode} needs a CUDA device, and this server would run on {device}; use --graph-mode eager")
     check_port(settings.host, settings.port)
