@@ -4,7 +4,7 @@
 
 # %% ../nbs/17_bench.ipynb #c002
 from __future__ import annotations
-import argparse, asyncio, json, mimetypes, os, queue, time, typing
+import argparse, asyncio, json, mimetypes, os, queue, signal, time, typing
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -180,7 +180,8 @@ async def _client_loop(conn, post_url: str, body: bytes, headers: dict, timeout_
             conn.send(await http_level(client, post_url, body, headers, n) if n else ([], 0.0))
 
 def client_process(conn, *args):
-    "A load-generating process: for each n received on `conn`, send n requests at once and answer (outcomes, wall s); None ends it."
+    "A load-generating process: for each n received on `conn`, send n requests at once and answer (outcomes, wall s); None ends it. Ctrl-C is the parent's to handle (it ends the pool; daemon processes end with it)."
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     asyncio.run(_client_loop(conn, *args))
 
 def _answer(conn, proc):
@@ -217,7 +218,7 @@ async def _http_run(url: str, body: bytes, ctype: str, audio_s: float, levels: l
     post_url, headers = url + '/transcribe', {'content-type': ctype, **auth}
     async with httpx.AsyncClient(timeout=timeout_s, limits=_limits(2)) as client:
         health = await wait_ready(client, url, ready_timeout_s)
-        pool = ClientPool(client_processes, post_url, body, headers, timeout_s, max(levels))
+        pool = ClientPool(min(client_processes, max(levels)), post_url, body, headers, timeout_s, max(levels))   # no idle senders
         try:
             warm = (await asyncio.to_thread(pool.level, 1))[0][0]
             recs = []

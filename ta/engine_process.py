@@ -4,7 +4,7 @@
 
 # %% ../nbs/09b_engine_process.ipynb #7621b877
 from __future__ import annotations
-import functools, logging, pickle, queue, signal, threading
+import functools, logging, pickle, queue, signal, threading, time
 import multiprocessing as mp
 from concurrent.futures import Future
 import numpy as np
@@ -13,10 +13,13 @@ from .engine import EngineStats, GraphMode, as_clips
 from .errors import TaError, NotReady
 
 # %% auto #0
-__all__ = ['LOG_FORMAT', 'portable', 'counters', 'describe', 'Answers', 'engine_main', 'EngineProcess', 'submit', 'close']
+__all__ = ['LOG_FORMAT', 'TRIM_INTERVAL_S', 'log', 'portable', 'counters', 'describe', 'Answers', 'engine_main', 'EngineProcess',
+           'submit', 'close']
 
 # %% ../nbs/09b_engine_process.ipynb #7c7bab90
 LOG_FORMAT = '%(asctime)s %(levelname)s %(name)s: %(message)s'  # the server's log lines, in both processes
+TRIM_INTERVAL_S = 10.0   # the child gives freed memory back (glibc malloc_trim) at most this often, when idle after work
+log = logging.getLogger('ta.engine_process')
 
 def portable(e: BaseException) -> BaseException:
     "`e` if it survives pickling (to cross the pipe), else a RuntimeError with its type and message."
@@ -63,6 +66,12 @@ def _submit(engine, answers: Answers, live: dict, rid: int, clips: list[np.ndarr
     live[rid] = futures
     for i, f in enumerate(futures): f.add_done_callback(functools.partial(answers.done, rid, i))
 
+def _trim_when_idle(engine, last: tuple[int, float]) -> tuple[int, float]:
+    "Give freed memory back to the system (`ta.server.trim_now`) if chunks were answered since the last time and `TRIM_INTERVAL_S` has passed; the new (chunks, time)."
+    from ta.server import trim_now
+    if engine.stats.chunks == last[0] or time.monotonic() - last[1] < TRIM_INTERVAL_S: return last
+    trim_now(); return engine.stats.chunks, time.monotonic()
+
 def engine_main(conn, load, *args):
     "The child process: `engine = load(*args)`, then serve the pipe `conn` until it closes, `close` comes, or the engine's worker dies."
     signal.signal(signal.SIGINT, signal.SIG_IGN); signal.signal(signal.SIGTERM, signal.SIG_IGN)  # the server stops us
@@ -70,9 +79,11 @@ def engine_main(conn, load, *args):
     try: engine = load(*args)
     except BaseException as e: conn.send(('failed', portable(e))); return
     conn.send(('ready', describe(engine)))
-    answers, live = Answers(conn, engine), {}
+    answers, live, trimmed = Answers(conn, engine), {}, (0, time.monotonic())
     while engine.alive:
-        if not conn.poll(0.5): continue
+        if not conn.poll(0.5):
+            trimmed = _trim_when_idle(engine, trimmed)
+            continue
         try: msg = conn.recv()
         except (EOFError, OSError): break   # the server process is gone
         if msg[0] == 'submit':
@@ -101,7 +112,7 @@ class EngineProcess:
         self.device, self.graph_mode = torch.device(info['device']), GraphMode(info['graph_mode'])
         self.max_batch_size, self.tokens_per_second = info['max_batch_size'], info['tokens_per_second']
         self.stats, self.pid = EngineStats(**info['stats']), self._proc.pid
-        self._send_lock, self._pending, self._next = threading.Lock(), {}, 0
+        self._send_lock, self._pending, self._next, self._closing = threading.Lock(), {}, 0, False
         self._reader = threading.Thread(target=self._read, name='ta-engine-reader', daemon=True); self._reader.start()
 
     def _first_message(self):
@@ -154,6 +165,7 @@ def _read(self):
                 if fs and fs[i].set_running_or_notify_cancel(): fs[i].set_result(value) if ok else fs[i].set_exception(value)
     except (EOFError, OSError): pass
     self._proc.join(5)
+    if not self._closing: log.error('the engine process has stopped (exit code %s); requests are answered 503 until the server is restarted', self._proc.exitcode)
     for futures in list(self._pending.values()):
         for f in futures:
             if f.set_running_or_notify_cancel(): f.set_exception(self._stopped())
@@ -161,6 +173,7 @@ EngineProcess._read = _read
 
 def close(self) -> None:
     "Stop the child after its current step; chunks not yet answered fail (\"shutting down\"); waits for it to exit."
+    self._closing = True
     with self._send_lock:
         try: self._conn.send(('close',))
         except OSError: pass

@@ -170,8 +170,9 @@ def environment() -> dict:
                 causal_conv1d=_version("causal_conv1d") or _version("causal-conv1d"))
 
 def repo_path(*parts: str) -> Path:
-    "A path under the repository root (the folder holding settings.ini), else under the working directory."
-    for d in [Path.cwd(), *Path.cwd().parents]:
+    "A path under the repository root (the folder holding settings.ini): the working directory's checkout, else the one this package was imported from (an editable install, or `PYTHONPATH`), else under the working directory."
+    import ta
+    for d in [Path.cwd(), *Path.cwd().parents, Path(ta.__file__).resolve().parent.parent]:
         if (d / "settings.ini").exists(): return d.joinpath(*parts)
     return Path.cwd().joinpath(*parts)
 
