@@ -74,12 +74,23 @@ def load_corpus(folder: str | Path) -> list[Recording]:
     return [Recording(audio_info(p)[0], p.read_bytes(), mimetypes.guess_type(p)[0] or 'application/octet-stream') for p in files]
 
 # %% ../nbs/17b_soak.ipynb #s009
+def _own_rss_kb(pid: int) -> int:
+    return int(next(l for l in Path(f'/proc/{pid}/status').read_text().splitlines() if l.startswith('VmRSS:')).split()[1])
+
+def _children(pid: int) -> list[int]:
+    "Process ids of `pid`'s children (the engine process of `--engine-process on`, ffmpeg decoders, multiprocessing's helper)."
+    try: return [int(c) for t in os.listdir(f'/proc/{pid}/task') for c in Path(f'/proc/{pid}/task/{t}/children').read_text().split()]
+    except (FileNotFoundError, ProcessLookupError): return []
+
 def rss_mb(pid: int) -> float:
-    "Resident set size of process `pid` in MB (10^6 bytes) from /proc/PID/status; `TaError` when there is no such process."
-    try: line = next(l for l in Path(f'/proc/{pid}/status').read_text().splitlines() if l.startswith('VmRSS:'))
+    "Resident set size in MB (10^6 bytes) of process `pid` and its children (a server's engine process and decoders), from /proc/PID/status; `TaError` when there is no such process."
+    try: kb = _own_rss_kb(pid)
     except (FileNotFoundError, ProcessLookupError, StopIteration):
         raise TaError(f'no running process {pid} on this machine (/proc/{pid}/status); give --pid the local server\'s process id') from None
-    return int(line.split()[1]) * 1024 / 1e6   # the kernel writes kB (KiB)
+    for c in _children(pid):
+        try: kb += _own_rss_kb(c)
+        except (FileNotFoundError, ProcessLookupError, StopIteration): pass   # ended since it was listed
+    return kb * 1024 / 1e6   # the kernel writes kB (KiB)
 
 _STARTED = re.compile(r'Uvicorn running on (http://\S+)')
 
