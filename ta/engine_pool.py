@@ -11,7 +11,7 @@ import numpy as np
 import torch
 from .engine import EngineStats, as_clips
 from .engine_process import EngineProcess
-from .errors import TaError, NotReady
+from .errors import TaError, NotReady, WorkerStopped
 
 # %% auto #0
 __all__ = ['gpu_devices', 'add_stats', 'Sent', 'EnginePool', 'submit', 'close', 'describe', 'health']
@@ -119,8 +119,8 @@ def _send(self, i: int, group: list[Sent]):
         f.add_done_callback(functools.partial(self._settle, i, s))
 EnginePool._send = _send
 
-def _none_left(self) -> NotReady:
-    return NotReady(f'every engine of the pool ({self.device}) has stopped; restart the server (its log says why)')
+def _none_left(self) -> WorkerStopped:
+    return WorkerStopped(f'every engine of the pool ({self.device}) has stopped; restart the server (its log says why)')
 EnginePool._none_left = _none_left
 
 # %% ../nbs/09c_engine_pool.ipynb #p016
@@ -131,7 +131,7 @@ def _settle(self, i: int, s: Sent, f: Future):
         return
     with self._lock:
         self.in_flight[i] -= 1
-        died = isinstance(f.exception(), NotReady) and not self._closing
+        died = isinstance(f.exception(), WorkerStopped) and not self._closing
         if died: self.dead.add(i)
         live = self._live()
         j = self._pick(live) if died and live and not s.resent and not s.future.done() else None

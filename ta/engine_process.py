@@ -10,7 +10,7 @@ from concurrent.futures import Future
 import numpy as np
 import torch
 from .engine import EngineStats, GraphMode, as_clips
-from .errors import TaError, NotReady
+from .errors import TaError, NotReady, WorkerStopped
 
 # %% auto #0
 __all__ = ['LOG_FORMAT', 'TRIM_INTERVAL_S', 'log', 'portable', 'counters', 'describe', 'Answers', 'engine_main', 'EngineProcess',
@@ -126,8 +126,8 @@ class EngineProcess:
         "False once the child has stopped (closed, or died): then nothing more would be answered."
         return self._reader.is_alive()
 
-    def _stopped(self) -> NotReady:
-        return NotReady(f'the engine process has stopped (exit code {self._proc.exitcode}); restart the server (its log says why)')
+    def _stopped(self) -> WorkerStopped:
+        return WorkerStopped(f'the engine process has stopped (exit code {self._proc.exitcode}); restart the server (its log says why)')
 
 # %% ../nbs/09b_engine_process.ipynb #8fff35d8
 def submit(self, clips: list[np.ndarray]) -> list[Future]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 # %% auto #0
 __all__ = ['TaError', 'BadRequest', 'Unauthorized', 'NotFound', 'BodyTimeout', 'TooLarge', 'NotAudio', 'ClientGone', 'NotReady',
-           'DeadlineExceeded', 'ModelLoadError', 'Overloaded']
+           'DeadlineExceeded', 'ModelLoadError', 'Overloaded', 'WorkerStopped']
 
 # %% ../nbs/00_errors.ipynb #c005
 class TaError(Exception):
@@ -29,3 +29,7 @@ class ModelLoadError(TaError): status = 500  # a checkpoint is missing a file, o
 class Overloaded(NotReady):
     "503 because the in-flight bounds are full: `Retry-After` is short (s), since requests finish all the time."
     retry_after = 2
+
+class WorkerStopped(NotReady):
+    "503 because the transcription worker (or the engine process) has stopped: no `Retry-After`, since only a restart helps."
+    retry_after = None

@@ -14,7 +14,7 @@ from fastapi import APIRouter, Depends, FastAPI, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse, PlainTextResponse, Response, StreamingResponse
 from .audio import decode_audio, chunk_bounds, audio_seconds, SAMPLE_RATE
-from .errors import TaError, BadRequest, ClientGone, NotReady, NotFound, Overloaded
+from .errors import TaError, BadRequest, ClientGone, NotReady, NotFound, Overloaded, WorkerStopped
 from .pipeline import join_texts
 from .server import (_CUT_SHORT, _WORKER_STOPPED, Engine, Options, get_engine, check_api_key, read_body, parse_form, parse_options,
                        require_ready, _as_bool, admitted, Claim, Deadline, decode_upload, record, MAX_SPEAKERS)
@@ -50,7 +50,7 @@ def _given_up(gone: bool, engine: Engine, deadline: Deadline | None) -> TaError 
     "Why a request stops waiting for its chunks: its client left, its deadline passed, or the worker died; None to wait on."
     if gone: return ClientGone('the client closed the connection before the transcript was ready')
     if deadline is not None and deadline.left() <= 0: return deadline.error()
-    if not engine.scheduler.alive: return NotReady(_WORKER_STOPPED)
+    if not engine.scheduler.alive: return WorkerStopped(_WORKER_STOPPED)
 
 async def _chunk_text(request: Request | None, engine: Engine, future: Future, futures: list[Future], deadline: Deadline | None = None) -> str:
     "The text of one chunk; every chunk cancelled and `ClientGone` / `DeadlineExceeded` / `NotReady` if the client leaves, the deadline passes or the worker dies first."

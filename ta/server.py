@@ -21,7 +21,7 @@ from starlette.requests import ClientDisconnect
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 from .audio import decode_audio, audio_seconds, stop_decoders, SAMPLE_RATE
-from .errors import TaError, BadRequest, Unauthorized, TooLarge, NotAudio, ClientGone, NotReady, Overloaded, DeadlineExceeded, BodyTimeout
+from .errors import TaError, BadRequest, Unauthorized, TooLarge, NotAudio, ClientGone, NotReady, Overloaded, DeadlineExceeded, BodyTimeout, WorkerStopped
 from .engine import DecodeEngine, fast_decode_kernel
 from .engine_process import EngineProcess, LOG_FORMAT
 from .engine_pool import EnginePool, gpu_devices
@@ -90,7 +90,7 @@ def _check_speakers(o: Options) -> Options:
 def require_ready(engine: 'Engine'):
     "`NotReady` (503) while the model loads, when its worker has stopped, or while the server drains to shut down."
     if not engine.ready: raise NotReady('the model is still loading; try again in a few seconds (GET /health says when it is ready)')
-    if not engine.scheduler.alive: raise NotReady(_WORKER_STOPPED)
+    if not engine.scheduler.alive: raise WorkerStopped(_WORKER_STOPPED)
     if engine.draining: raise NotReady(_SHUTTING_DOWN)
 
 # %% ../nbs/06_server.ipynb #c011b
@@ -587,7 +587,7 @@ async def get_stats(request: Request, engine: Engine = Depends(get_engine)) -> d
 def _error(status: int, message: str, headers: dict | None = None) -> JSONResponse:
     return JSONResponse({'error': message}, status_code=status, headers=headers)
 
-_HEADERS = {503: lambda e: {'Retry-After': str(getattr(e, 'retry_after', 5))},   # when to try again
+_HEADERS = {503: lambda e: None if (r := getattr(e, 'retry_after', 5)) is None else {'Retry-After': str(r)},   # when to try again (never: a restart is needed)
             401: lambda e: {'WWW-Authenticate': 'Bearer'},                         # how to authenticate (RFC 9110)
             408: lambda e: {'Connection': 'close'}}                                # the rest of the body is not waited for
 
