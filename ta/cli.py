@@ -24,7 +24,7 @@ def _add_settings_flags(p: argparse.ArgumentParser):
                              help=f.description if 'default' in (f.description or '') else f"{f.description or ''} (default: {f.default})".strip())
 
 def cmd_serve(a) -> int:
-    "Start the HTTP server (with `--ray`, on a Ray cluster: `ta.ray_serve`); flags left unset fall back to TA_* variables, then to the defaults."
+    "Start the HTTP server (`--http-workers`: that many HTTP processes, `ta.http_workers`; with `--ray`, on a Ray cluster: `ta.ray_serve`); flags left unset fall back to TA_* variables, then to the defaults."
     from ta.settings import Settings
     settings = Settings(**{k: v for k, v in vars(a).items() if k in Settings.model_fields and v is not None})
     if settings.ray:
@@ -32,8 +32,8 @@ def cmd_serve(a) -> int:
         if importlib.util.find_spec('ray') is None: raise TaError("--ray needs Ray Serve, which is not installed: pip install 'ta[ray]'")
         from ta.ray_serve import serve_ray
         return serve_ray(settings)
-    from ta.server import serve
-    return serve(settings)
+    from ta.http_workers import serve_workers
+    return serve_workers(settings)
 
 # %% ../nbs/08_cli.ipynb #c008
 def _decode_or_error(path: str):

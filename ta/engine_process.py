@@ -4,17 +4,19 @@
 
 # %% ../nbs/09b_engine_process.ipynb #7621b877
 from __future__ import annotations
-import functools, logging, pickle, queue, signal, threading, time
+import atexit, functools, logging, os, pickle, queue, shutil, signal, socket, tempfile, threading, time
 import multiprocessing as mp
+import multiprocessing.util
 from concurrent.futures import Future
+from multiprocessing.connection import Client, Connection
 import numpy as np
 import torch
 from .engine import EngineStats, GraphMode, as_clips
-from .errors import TaError, NotReady, WorkerStopped
+from .errors import TaError, WorkerStopped
 
 # %% auto #0
-__all__ = ['LOG_FORMAT', 'TRIM_INTERVAL_S', 'log', 'portable', 'counters', 'describe', 'Answers', 'engine_main', 'EngineProcess',
-           'submit', 'close']
+__all__ = ['LOG_FORMAT', 'TRIM_INTERVAL_S', 'log', 'LINK_BACKLOG', 'portable', 'counters', 'describe', 'Answers', 'serve_link',
+           'Links', 'engine_main', 'EngineLink', 'submit', 'refresh_stats', 'close', 'EngineProcess', 'engine_listener']
 
 # %% ../nbs/09b_engine_process.ipynb #7c7bab90
 LOG_FORMAT = '%(asctime)s %(levelname)s %(name)s: %(message)s'  # the server's log lines, in both processes
@@ -37,15 +39,18 @@ def describe(engine) -> dict:
 
 # %% ../nbs/09b_engine_process.ipynb #9e87c34c
 class Answers:
-    "The child's sending side: engine futures' outcomes, sent in batches with the engine's counters."
+    "One link's sending side in the child: engine futures' outcomes, sent in batches with the engine's counters and the number of the last counters request seen."
     def __init__(self, conn, engine):
-        self.conn, self.engine, self.q = conn, engine, queue.SimpleQueue()
+        self.conn, self.engine, self.q, self.asked = conn, engine, queue.SimpleQueue(), 0
         self.thread = threading.Thread(target=self._send, name='ta-engine-answers', daemon=True); self.thread.start()
     def done(self, rid: int, i: int, f: Future):
         "Future callback: queue chunk i of request `rid`'s outcome (nothing for a cancelled chunk: the server dropped it)."
         if f.cancelled(): return
         e = f.exception()
         self.q.put((rid, i, e is None, f.result() if e is None else portable(e)))
+    def counters_asked(self, n: int):
+        "Counters request number `n`: send the counters now (with the answers queued, if any)."
+        self.q.put(n)
     def close(self):
         "Send what is queued, then stop."
         self.q.put(None); self.thread.join()
@@ -54,9 +59,10 @@ class Answers:
         while going:
             batch = [self.q.get()]
             while not self.q.empty(): batch.append(self.q.get())
-            if None in batch: going, batch = False, [b for b in batch if b is not None]
-            try: self.conn.send(('answers', batch, counters(self.engine)))
-            except OSError: return   # the server is gone
+            going = None not in batch
+            self.asked = max([b for b in batch if isinstance(b, int)], default=self.asked)   # an int: a counters request
+            try: self.conn.send(('answers', [b for b in batch if isinstance(b, tuple)], counters(self.engine), self.asked))
+            except OSError: return   # the server (or this HTTP worker) is gone
 
 def _submit(engine, answers: Answers, live: dict, rid: int, clips: list[np.ndarray]):
     try: futures = engine.submit(clips)
@@ -72,66 +78,104 @@ def _trim_when_idle(engine, last: tuple[int, float]) -> tuple[int, float]:
     if engine.stats.chunks == last[0] or time.monotonic() - last[1] < TRIM_INTERVAL_S: return last
     trim_now(); return engine.stats.chunks, time.monotonic()
 
-def engine_main(conn, load, *args):
-    "The child process: `engine = load(*args)`, then serve the pipe `conn` until it closes, `close` comes, or the engine's worker dies."
-    signal.signal(signal.SIGINT, signal.SIG_IGN); signal.signal(signal.SIGTERM, signal.SIG_IGN)  # the server stops us
-    logging.basicConfig(level=logging.INFO, format=LOG_FORMAT)
-    try: engine = load(*args)
-    except BaseException as e: conn.send(('failed', portable(e))); return
-    conn.send(('ready', describe(engine)))
+def serve_link(conn, engine, owner: bool) -> None:
+    "Serve one connection's requests until it closes, `close` comes, or the engine's worker dies. Then, for the owner (the process that started the child), the engine closes: chunks not answered fail with \"shutting down\"; for another link (an HTTP worker process), its chunks not yet answered are cancelled."
     answers, live, trimmed = Answers(conn, engine), {}, (0, time.monotonic())
     while engine.alive:
         if not conn.poll(0.5):
-            trimmed = _trim_when_idle(engine, trimmed)
+            if owner: trimmed = _trim_when_idle(engine, trimmed)
             continue
         try: msg = conn.recv()
-        except (EOFError, OSError): break   # the server process is gone
+        except (EOFError, OSError): break   # that process is gone
         if msg[0] == 'submit':
             rid, lengths, buf = msg[1], msg[2], np.frombuffer(conn.recv_bytes(), np.float32)
             _submit(engine, answers, live, rid, np.split(buf, np.cumsum(lengths)[:-1]))
         elif msg[0] == 'cancel':
             if (fs := live.get(msg[1])) is not None: fs[msg[2]].cancel()
+        elif msg[0] == 'counters': answers.counters_asked(msg[1])
         elif msg[0] == 'close': break
         for rid in [r for r, fs in live.items() if all(f.done() for f in fs)]: del live[rid]   # answered or dropped
-    engine.close()      # chunks not answered fail with "shutting down", and go out with the last batch
+    if owner: engine.close()   # the unanswered chunks' failures go out with the last batch
+    else:
+        for f in (f for fs in live.values() for f in fs): f.cancel()
     answers.close(); conn.close()
 
+class Links:
+    "The connections of the server's HTTP worker processes, accepted on `listener` (a listening Unix socket) from the child's start; each is told `ready` (or `failed`) once loading ends, then served by `serve_link` in its own thread."
+    def __init__(self, listener: socket.socket):
+        self.loaded, self.engine, self.error, self.threads = threading.Event(), None, None, []
+        threading.Thread(target=self._accept, args=(listener,), name='ta-engine-accept', daemon=True).start()
+    def _accept(self, listener: socket.socket):
+        while True:
+            try: sock, _ = listener.accept()
+            except OSError: return
+            t = threading.Thread(target=self._serve, args=(Connection(sock.detach()),), name='ta-engine-link', daemon=True)
+            t.start(); self.threads.append(t)
+    def _serve(self, conn):
+        self.loaded.wait()
+        try: conn.send(('failed', self.error) if self.engine is None else ('ready', describe(self.engine)))
+        except OSError: return conn.close()
+        if self.engine is None: return conn.close()
+        serve_link(conn, self.engine, owner=False)
+    def done_loading(self, engine=None, error: BaseException | None = None):
+        "Loading ended: with `engine`, or with `error`; the waiting links are told."
+        self.engine, self.error = engine, error; self.loaded.set()
+    def join(self, timeout_s: float):
+        "Wait for the links' last answers to go out (each at most `timeout_s`)."
+        for t in list(self.threads): t.join(timeout_s)
+
+def engine_main(conn, listener: socket.socket | None, load, *args):
+    "The child process: `engine = load(*args)`, then serve the owner's pipe `conn` (and links accepted on `listener`) until the pipe closes, `close` comes, or the engine's worker dies."
+    signal.signal(signal.SIGINT, signal.SIG_IGN)   # Ctrl-C reaches the whole process group: the server stops us
+    logging.basicConfig(level=logging.INFO, format=LOG_FORMAT)
+    links = Links(listener) if listener is not None else None
+    try: engine = load(*args)
+    except BaseException as e:
+        conn.send(('failed', portable(e)))
+        if links: links.done_loading(error=portable(e)); links.join(5)
+        return
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)  # serving: the server drains, then closes us (a loading engine has nothing to drain)
+    if links: links.done_loading(engine)
+    conn.send(('ready', describe(engine)))
+    serve_link(conn, engine, owner=True)
+    if links: links.join(5)
+
 # %% ../nbs/09b_engine_process.ipynb #027a2ccb
-class EngineProcess:
-    "A `DecodeEngine` built by `load(*args)` in a child process; `submit`, `alive`, `stats`, `close` as the engine's own. Raises what `load` raised, or `TaError` if the child dies while loading."
-    def __init__(self, load, *args):
-        ctx = mp.get_context('spawn')
-        self._conn, child = ctx.Pipe()
-        self._proc = ctx.Process(target=engine_main, args=(child, load, *args), name='ta-engine', daemon=True)
-        self._proc.start(); child.close()
-        try: kind, info = self._first_message()
-        except EOFError:
-            self._proc.join(5)
-            raise TaError(f'the engine process exited while loading (exit code {self._proc.exitcode}); the log above says why') from None
-        if kind == 'failed': self._proc.join(5); raise info
+class EngineLink:
+    "A connection to a running engine process, with the interface the server uses: `submit`, `alive`, `stats`, `refresh_stats`, `close`. `info` is the engine's `ready` message (`describe`)."
+    def __init__(self, conn, info: dict):
+        self._conn = conn
         self.device, self.graph_mode = torch.device(info['device']), GraphMode(info['graph_mode'])
         self.max_batch_size, self.tokens_per_second = info['max_batch_size'], info['tokens_per_second']
-        self.stats, self.pid = EngineStats(**info['stats']), self._proc.pid
-        self._send_lock, self._pending, self._next, self._closing = threading.Lock(), {}, 0, False
+        self.stats = EngineStats(**info['stats'])
+        self._send_lock, self._pending, self._next, self._closing, self._ended = threading.Lock(), {}, 0, False, False
+        self._asked, self._seen, self._counters = 0, 0, threading.Condition()
         self._reader = threading.Thread(target=self._read, name='ta-engine-reader', daemon=True); self._reader.start()
 
-    def _first_message(self):
-        "The child's first message (minutes while graphs are captured); EOFError if it exits first (one that dies before reading its pipe leaves it open: no EOF comes)."
-        while not self._conn.poll(1.0):
-            if not self._proc.is_alive(): raise EOFError
-        return self._conn.recv()
+    @classmethod
+    def connect(cls, address: str) -> EngineLink:
+        "Connect to the engine process listening at the Unix socket `address`, waiting while it loads. Raises what its `load` raised, or `TaError` if it ends first."
+        conn = Client(address, family='AF_UNIX')
+        try: kind, info = conn.recv()
+        except (EOFError, OSError): raise TaError('the engine process ended while loading; the server log says why') from None
+        if kind == 'failed': raise info
+        return cls(conn, info)
 
     @property
     def alive(self) -> bool:
-        "False once the child has stopped (closed, or died): then nothing more would be answered."
+        "False once the connection has ended (closed, or the engine process stopped): then nothing more would be answered."
         return self._reader.is_alive()
 
     def _stopped(self) -> WorkerStopped:
-        return WorkerStopped(f'the engine process has stopped (exit code {self._proc.exitcode}); restart the server (its log says why)')
+        return WorkerStopped('the engine process has stopped; restart the server (its log says why)')
+
+    def _ended_now(self):
+        "The connection has ended: say so in the log unless it was closed here."
+        if not self._closing: log.error('the engine process has stopped; requests are answered 503 until the server is restarted')
 
 # %% ../nbs/09b_engine_process.ipynb #8fff35d8
 def submit(self, clips: list[np.ndarray]) -> list[Future]:
-    "Queue the chunks of one request (16 kHz mono float32 clips `[samples]`) in the child; one `Future[str]` per chunk. Raises ValueError for a clip that is not 1-D, `NotReady` once the child has stopped."
+    "Queue the chunks of one request (16 kHz mono float32 clips `[samples]`) in the engine process; one `Future[str]` per chunk. Raises ValueError for a clip that is not 1-D, `WorkerStopped` once the connection has ended."
     clips = as_clips(clips)
     futures = [Future() for _ in clips]
     if not clips: return futures
@@ -143,39 +187,97 @@ def submit(self, clips: list[np.ndarray]) -> list[Future]:
         except OSError: self._pending.pop(rid); raise self._stopped() from None
     for i, f in enumerate(futures): f.add_done_callback(functools.partial(self._dropped, rid, i))
     return futures
-EngineProcess.submit = submit
+EngineLink.submit = submit
 
 def _dropped(self, rid: int, i: int, f: Future):
-    "A chunk's future is done: if cancelled here, tell the child (it drops the chunk if not yet admitted)."
+    "A chunk's future is done: if cancelled here, tell the engine process (it drops the chunk if not yet admitted)."
     if f.cancelled():
         with self._send_lock:
             try: self._conn.send(('cancel', rid, i))
-            except OSError: pass   # the child is gone: nothing to cancel
+            except OSError: pass   # the engine process is gone: nothing to cancel
     if all(g.done() for g in self._pending.get(rid, ())): self._pending.pop(rid, None)
-EngineProcess._dropped = _dropped
+EngineLink._dropped = _dropped
+
+def refresh_stats(self, timeout_s: float = 2.0) -> EngineStats:
+    "Ask the engine process for its counters now and wait for them, at most `timeout_s` (then, or once the connection has ended, the last ones known): with several HTTP worker processes, the answers to the others move them too."
+    with self._send_lock:
+        self._asked += 1; n = self._asked
+        try: self._conn.send(('counters', n))
+        except OSError: return self.stats
+    with self._counters: self._counters.wait_for(lambda: self._seen >= n or self._ended, timeout_s)
+    return self.stats
+EngineLink.refresh_stats = refresh_stats
 
 def _read(self):
-    "The reader thread: set each answered chunk's future (counters first); once the pipe closes, fail every chunk still waiting."
+    "The reader thread: set each answered chunk's future (counters first); once the connection ends, fail every chunk still waiting."
     try:
         while True:
-            _, batch, stats = self._conn.recv()
+            _, batch, stats, seen = self._conn.recv()
             self.stats = EngineStats(**stats)
             for rid, i, ok, value in batch:
                 fs = self._pending.get(rid)   # None: every chunk of it was answered or cancelled already
                 if fs and fs[i].set_running_or_notify_cancel(): fs[i].set_result(value) if ok else fs[i].set_exception(value)
+            with self._counters: self._seen = seen; self._counters.notify_all()
     except (EOFError, OSError): pass
-    self._proc.join(5)
-    if not self._closing: log.error('the engine process has stopped (exit code %s); requests are answered 503 until the server is restarted', self._proc.exitcode)
+    self._ended_now()
+    gone = RuntimeError('the server is shutting down; send the request again') if self._closing else self._stopped()
     for futures in list(self._pending.values()):
         for f in futures:
-            if f.set_running_or_notify_cancel(): f.set_exception(self._stopped())
-EngineProcess._read = _read
+            if f.set_running_or_notify_cancel(): f.set_exception(gone)
+    with self._counters: self._ended = True; self._counters.notify_all()
+EngineLink._read = _read
 
 def close(self) -> None:
-    "Stop the child after its current step; chunks not yet answered fail (\"shutting down\"); waits for it to exit."
+    "End this connection (the engine process goes on serving its other links); chunks not yet answered are dropped there and fail here (\"shutting down\")."
     self._closing = True
     with self._send_lock:
         try: self._conn.send(('close',))
         except OSError: pass
-    self._reader.join(); self._proc.join()
-EngineProcess.close = close
+    self._reader.join()
+EngineLink.close = close
+
+# %% ../nbs/09b_engine_process.ipynb #proc01
+class EngineProcess(EngineLink):
+    "A `DecodeEngine` built by `load(*args)` in a child process, behind the `EngineLink` interface over a pipe; `close` stops the child. With `listener` (a listening Unix socket, handed to the child), the child also serves `EngineLink.connect`s from HTTP worker processes. Raises what `load` raised, or `TaError` if the child dies while loading."
+    def __init__(self, load, *args, listener: socket.socket | None = None):
+        ctx = mp.get_context('spawn')
+        conn, child = ctx.Pipe()
+        self._proc = ctx.Process(target=engine_main, args=(child, listener, load, *args), name='ta-engine', daemon=True)
+        self._proc.start(); child.close()
+        mp.util.Finalize(self, self._proc.kill, exitpriority=0)   # exiting without close(): the child ignores SIGTERM, so multiprocessing's terminate-then-join would wait forever
+        if listener is not None: listener.close()   # the child's now
+        try: kind, info = self._first_message(conn)
+        except EOFError:
+            self._proc.join(5)
+            raise TaError(f'the engine process exited while loading (exit code {self._proc.exitcode}); the log above says why') from None
+        if kind == 'failed': self._proc.join(5); raise info
+        self.pid = self._proc.pid
+        super().__init__(conn, info)
+
+    def _first_message(self, conn):
+        "The child's first message (minutes while graphs are captured); EOFError if it exits first (one that dies before reading its pipe leaves it open: no EOF comes)."
+        while not conn.poll(1.0):
+            if not self._proc.is_alive(): raise EOFError
+        return conn.recv()
+
+    def _stopped(self) -> WorkerStopped:
+        return WorkerStopped(f'the engine process has stopped (exit code {self._proc.exitcode}); restart the server (its log says why)')
+
+    def _ended_now(self):
+        self._proc.join(5)
+        if not self._closing: log.error('the engine process has stopped (exit code %s); requests are answered 503 until the server is restarted', self._proc.exitcode)
+
+    def close(self) -> None:
+        "Stop the child after its current step; chunks not yet answered fail (\"shutting down\"); waits for it to exit."
+        EngineLink.close(self); self._proc.join()
+
+# %% ../nbs/09b_engine_process.ipynb #lstn01
+LINK_BACKLOG = 64   # HTTP worker processes connecting at once (each connects once)
+
+def engine_listener() -> tuple[str, socket.socket]:
+    "A listening Unix socket for `EngineLink.connect`s and its path, in a new folder only this user may enter (`tempfile.mkdtemp`, mode 0700: the folder's permissions are the socket's access control); the folder is removed when this process exits."
+    folder = tempfile.mkdtemp(prefix='ta-engine-')
+    atexit.register(shutil.rmtree, folder, True)
+    path = os.path.join(folder, 'engine.sock')
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM); s.bind(path); s.listen(LINK_BACKLOG)
+    return path, s

@@ -4,7 +4,7 @@
 
 # %% ../nbs/06_server.ipynb #c002
 from __future__ import annotations
-import asyncio, base64, binascii, ctypes, ctypes.util, errno, hmac, json, logging, os, re, resource, socket, threading, time, urllib.parse, warnings, zlib
+import asyncio, base64, binascii, ctypes, ctypes.util, errno, functools, hmac, json, logging, os, re, resource, socket, threading, time, urllib.parse, warnings, zlib
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, fields
 from contextlib import asynccontextmanager
@@ -29,14 +29,15 @@ from .model import ASRModel
 from .settings import Settings, LISTEN_BACKLOG
 
 # %% auto #0
-__all__ = ['MAX_SPEAKERS', 'log', 'STAGES', 'transcribe_router', 'health_router', 'stats_router', 'docs_router', 'Options',
-           'parse_options', 'require_ready', 'Episode', 'InFlight', 'Claim', 'admitted', 'off_loop', 'Deadline',
-           'read_body', 'decode_content', 'single_valued', 'parse_request', 'parse_form', 'pick_device',
-           'quiet_notices', 'load_for_serving', 'start_engine', 'warm_up', 'Engine', 'get_engine', 'check_api_key',
-           'Word', 'SpeakerTurn', 'Transcription', 'ErrorBody', 'decode_upload', 'record', 'post_transcribe',
-           'get_health', 'get_stats', 'add_error_handlers', 'ConnectionGuard', 'GuardedH11', 'quiet_floods',
-           'raise_open_file_limit', 'trim_now', 'trim_memory', 'get_docs', 'get_redoc', 'build_app', 'check_port',
-           'server_config', 'serve', 'launch', 'wait_healthy']
+__all__ = ['MAX_SPEAKERS', 'log', 'COUNTER_SLOTS', 'PUBLISH_INTERVAL_S', 'STAGES', 'transcribe_router', 'health_router',
+           'stats_router', 'docs_router', 'Options', 'parse_options', 'require_ready', 'Episode', 'InFlight', 'Claim',
+           'admitted', 'off_loop', 'Deadline', 'read_body', 'decode_content', 'single_valued', 'parse_request',
+           'parse_form', 'pick_device', 'quiet_notices', 'load_for_serving', 'start_engine', 'warm_up', 'CounterRows',
+           'publish_counters', 'Engine', 'get_engine', 'check_api_key', 'Word', 'SpeakerTurn', 'Transcription',
+           'ErrorBody', 'decode_upload', 'record', 'post_transcribe', 'get_health', 'get_stats', 'add_error_handlers',
+           'ConnectionGuard', 'GuardedH11', 'quiet_floods', 'raise_open_file_limit', 'trim_now', 'trim_memory',
+           'get_docs', 'get_redoc', 'build_app', 'check_port', 'server_config', 'check_settings', 'serve', 'launch',
+           'wait_healthy']
 
 # %% ../nbs/06_server.ipynb #c008
 @dataclass(frozen=True)
@@ -390,6 +391,35 @@ def warm_up(model: DecodeEngine | ASRModel, seconds: tuple[float, ...] = (1.0, 4
     log.info('warmed up in %.1f s', time.perf_counter() - t)
     return time.perf_counter() - t
 
+# %% ../nbs/06_server.ipynb #ctr02
+COUNTER_SLOTS = 64         # numbers in one process's row of `CounterRows` (`Engine.counters` has 20)
+PUBLISH_INTERVAL_S = 0.5   # how often an HTTP worker process copies its gauges (in flight, connections) to its row
+
+def _numbers(d: dict) -> list:
+    "The numbers of a nested dict, depth first, in its order."
+    return [x for v in d.values() for x in (_numbers(v) if isinstance(v, dict) else [v])]
+
+def _refill(d: dict, numbers) -> dict:
+    "`d` with each number replaced by the next of the iterator `numbers`, cast to the type it replaces."
+    return {k: _refill(v, numbers) if isinstance(v, dict) else type(v)(next(numbers)) for k, v in d.items()}
+
+class CounterRows:
+    "One row of numbers per HTTP worker process in shared memory (`array`: a `multiprocessing` RawArray of float64, processes x `COUNTER_SLOTS`); each process writes only its own row (`row`), any process sums them all."
+    def __init__(self, array, row: int): self.array, self.row, self.processes = array, row, len(array) // COUNTER_SLOTS
+    def publish(self, counters: dict):
+        "Write the numbers of `counters` to this process's row. Raises ValueError past `COUNTER_SLOTS`."
+        xs = _numbers(counters)
+        if len(xs) > COUNTER_SLOTS: raise ValueError(f'{len(xs)} counters do not fit a row of {COUNTER_SLOTS}')
+        self.array[self.row * COUNTER_SLOTS:self.row * COUNTER_SLOTS + len(xs)] = xs
+    def total(self, counters: dict) -> dict:
+        "`counters`' shape with each number the sum over every row."
+        n = len(_numbers(counters))
+        return _refill(counters, iter([sum(self.array[r * COUNTER_SLOTS + j] for r in range(self.processes)) for j in range(n)]))
+
+async def publish_counters(engine: Engine):
+    "`engine.publish()` every `PUBLISH_INTERVAL_S` until cancelled: the gauges of this process, for the others' `/stats`."
+    while True: engine.publish(); await asyncio.sleep(PUBLISH_INTERVAL_S)
+
 # %% ../nbs/06_server.ipynb #c017
 STAGES = ('read', 'decode', 'transcribe', 'total')  # per-request stages timed for /stats
 _SHUTTING_DOWN = "the server is shutting down; send the request again (to another instance, or once it is back)"
@@ -397,9 +427,11 @@ _CUT_SHORT = "the server shut down before your transcript was ready; send the re
 _WORKER_STOPPED = "the transcription worker has stopped; the server must be restarted"
 
 class Engine:
-    "The model, its scheduler and the counters, shared by all routes."
-    def __init__(self, settings: Settings):
+    "The model, its scheduler, the connections and the counters, shared by all routes. `start` makes the scheduler (default: `start_engine(settings)`); `rows`, with several HTTP worker processes, is where this one's counters are shared (`CounterRows`)."
+    def __init__(self, settings: Settings, start=None, rows: CounterRows | None = None):
         self.settings, self.scheduler, self.error = settings, None, None
+        self._start, self.rows = start or functools.partial(start_engine, settings), rows
+        self.connections = ConnectionGuard(settings.connection_limit, settings.header_timeout_s)
         self.requests = self.client_errors = self.server_errors = 0
         self.stage_seconds = dict.fromkeys(STAGES, 0.0)
         self.audio_seconds = 0.0
@@ -410,7 +442,7 @@ class Engine:
     def start(self, on_failure=None):
         "Load the model in a background thread; `on_failure(exc)` is called if that fails."
         def load():
-            try: self.scheduler = start_engine(self.settings)
+            try: self.scheduler = self._start()
             except Exception as e:
                 self.error = e; log.error('cannot load the model: %s', e)
                 if on_failure: on_failure(e)
@@ -426,6 +458,22 @@ class Engine:
         "Count a request that ended in `e`: a client error (4xx) or a server error (5xx, anything unexpected)."
         if isinstance(e, TaError) and e.status < 500: self.client_errors += 1
         else: self.server_errors += 1
+        self.publish()
+
+    def counters(self) -> dict:
+        "This process's request counters, every value a number: requests, errors, audio and stage seconds, in flight, connections."
+        return {'requests': self.requests, 'client_errors': self.client_errors, 'server_errors': self.server_errors,
+                'audio_seconds': self.audio_seconds, 'stage_seconds': dict(self.stage_seconds),
+                'inflight': self.inflight.as_dict(), 'connections': self.connections.as_dict()}
+
+    def publish(self):
+        "Copy `counters` to this process's row (with several HTTP worker processes; else nothing to do)."
+        if self.rows: self.rows.publish(self.counters())
+
+    def all_counters(self) -> dict:
+        "`counters` summed over every HTTP worker process (this one's fresh, the others' as of their last `publish`)."
+        if not self.rows: return self.counters()
+        self.publish(); return self.rows.total(self.counters())
 
     def drain(self):
         "A shutdown signal: refuse new requests, and cut the ones in flight short after `drain_s` (a second signal: now)."
@@ -525,6 +573,7 @@ def record(engine: 'Engine', times: tuple[float, ...], seconds: float):
     t0, t1, t2, t3 = times
     for k, v in zip(STAGES, (t1 - t0, t2 - t1, t3 - t2, t3 - t0)): engine.stage_seconds[k] += v
     engine.audio_seconds += seconds
+    engine.publish()
 
 @transcribe_router.post('/transcribe', response_model=Transcription, response_model_exclude_none=True, responses=_ERRORS,
                         openapi_extra=_AUDIO_BODY, summary='Transcribe an audio file', dependencies=[Depends(check_api_key)])
@@ -574,14 +623,16 @@ stats_router = APIRouter(tags=['stats'])
 
 @stats_router.get('/stats', summary='Batches, chunks, GPU time, queue wait, per-stage request time', dependencies=[Depends(check_api_key)])
 async def get_stats(request: Request, engine: Engine = Depends(get_engine)) -> dict:
-    "Counters since start: requests, failed = client errors (4xx, 499 included) + server errors (5xx); times in seconds, `mean_stage_seconds` over successful requests; work in flight and connections now."
-    ok = engine.requests - engine.failed
-    return {'requests': engine.requests, 'failed_requests': engine.failed, 'client_errors': engine.client_errors,
-            'server_errors': engine.server_errors, 'audio_seconds': round(engine.audio_seconds, 3),
+    "Counters since start, over every HTTP worker process: requests, failed = client errors (4xx, 499 included) + server errors (5xx); times in seconds, `mean_stage_seconds` over successful requests; work in flight and connections now; the engine's counters, asked for now when it runs in another process."
+    if engine.ready and (refresh := getattr(engine.scheduler, 'refresh_stats', None)): await asyncio.to_thread(refresh)
+    c = engine.all_counters()
+    failed = c['client_errors'] + c['server_errors']; ok = c['requests'] - failed
+    return {'requests': c['requests'], 'failed_requests': failed, 'client_errors': c['client_errors'],
+            'server_errors': c['server_errors'], 'audio_seconds': round(c['audio_seconds'], 3),
             'engine': engine.scheduler.stats.as_dict() if engine.ready else None,
             **({'engines': engine.scheduler.describe(stats=True)} if isinstance(engine.scheduler, EnginePool) else {}),
-            'mean_stage_seconds': {k: (v / ok if ok else 0.0) for k, v in engine.stage_seconds.items()},
-            'inflight': engine.inflight.as_dict(), 'connections': request.app.state.connections.as_dict()}
+            'mean_stage_seconds': {k: (v / ok if ok else 0.0) for k, v in c['stage_seconds'].items()},
+            'inflight': c['inflight'], 'connections': c['connections']}
 
 # %% ../nbs/06_server.ipynb #c024
 def _error(status: int, message: str, headers: dict | None = None) -> JSONResponse:
@@ -733,8 +784,8 @@ def get_redoc():
     return get_redoc_html(openapi_url='/openapi.json', title='ta - API', redoc_js_url='/docs/assets/redoc.standalone.js',
                           redoc_favicon_url='/docs/assets/favicon.png', with_google_fonts=False)
 
-def build_app(settings: Settings | None = None, on_failure=None) -> FastAPI:
-    "The FastAPI app: routers, error handlers, CORS when configured, and an `Engine` that starts loading the model at start-up."
+def build_app(settings: Settings | None = None, on_failure=None, start=None, rows: CounterRows | None = None) -> FastAPI:
+    "The FastAPI app: routers, error handlers, CORS when configured, and an `Engine(settings, start, rows)` that starts loading the model (or reaching it) at start-up."
     from contextlib import asynccontextmanager
     from fastapi.staticfiles import StaticFiles
     settings = settings or Settings()
@@ -742,14 +793,15 @@ def build_app(settings: Settings | None = None, on_failure=None) -> FastAPI:
     async def lifespan(app):
         app.state.engine.start(on_failure)
         trim = asyncio.create_task(trim_memory(app.state.engine, settings.trim_interval_s)) if settings.trim_interval_s else None
+        publishing = asyncio.create_task(publish_counters(app.state.engine)) if rows else None
         yield
-        if trim: trim.cancel()
+        for task in (trim, publishing): task and task.cancel()
         app.state.engine.stop()
     # redirect_slashes off: Starlette built the redirect for `POST /transcribe/` from the Host header, an open redirect
     app = FastAPI(title='ta', summary='Speech-to-text server: audio file in, transcript out', lifespan=lifespan, docs_url=None, redoc_url=None,
                   redirect_slashes=False)
-    app.state.engine = Engine(settings)
-    app.state.connections = ConnectionGuard(settings.connection_limit, settings.header_timeout_s)
+    app.state.engine = Engine(settings, start, rows)
+    app.state.connections = app.state.engine.connections
     from ta.openai_api import openai_router, add_openai_errors
     for r in (transcribe_router, health_router, stats_router, docs_router, openai_router): app.include_router(r)
     app.mount('/docs/assets', StaticFiles(directory=_docs_assets()), name='docs-assets')
@@ -786,16 +838,20 @@ def server_config(app: FastAPI, settings: Settings):
                           backlog=LISTEN_BACKLOG,   # no limit_concurrency: the guard bounds connections; uvicorn's check 503s requests while evicted ones close
                           proxy_headers=bool(settings.forwarded_allow_ips), forwarded_allow_ips=settings.forwarded_allow_ips or None)
 
-def serve(settings: Settings) -> int:
-    "Run uvicorn until interrupted; exit code 1 when the model cannot be loaded. Raises `TaError` for a device this machine lacks or a port in use."
-    import uvicorn
-    device = pick_device(settings.device)  # a bad device is refused before anything listens
-    gpu_devices(settings.gpus)             # and so is a bad --gpus
+def check_settings(settings: Settings):
+    "Refuse, before anything listens, what this machine cannot honour: a device it lacks, a bad `--gpus`, CUDA graphs off CUDA. Raises `TaError`."
+    device = pick_device(settings.device)
+    gpu_devices(settings.gpus)
     if settings.graph_mode in ('graph', 'compiled') and device.type != 'cuda':
         raise TaError(f"--graph-mode {settings.graph_mode} needs a CUDA device, and this server would run on {device}; use --graph-mode eager")
-    check_port(settings.host, settings.port)
+
+def serve(settings: Settings, sockets: list[socket.socket] | None = None, start=None, rows: CounterRows | None = None) -> int:
+    "Run uvicorn (one HTTP process) until interrupted; exit code 1 when the model cannot be loaded. Raises `TaError` for a device this machine lacks or a port in use. An HTTP worker process of `ta serve --http-workers` (`ta.http_workers`) passes the shared listening `sockets`, how it reaches the engine (`start`) and its counters' row (`rows`)."
+    import uvicorn
+    check_settings(settings)
+    if sockets is None: check_port(settings.host, settings.port)
     raise_open_file_limit()   # before the connection limit is derived from it
-    app, failed = build_app(settings, lambda e: (failed.append(e), setattr(server, 'should_exit', True))), []
+    app, failed = build_app(settings, lambda e: (failed.append(e), setattr(server, 'should_exit', True)), start, rows), []
     class Server(uvicorn.Server):
         def handle_exit(self, sig, frame):   # Ctrl-C / SIGTERM: drain, then uvicorn's own graceful shutdown
             engine = app.state.engine
@@ -803,14 +859,14 @@ def serve(settings: Settings) -> int:
             engine.drain(); super().handle_exit(sig, frame)                    # a third forces uvicorn out
     server = Server(server_config(app, settings))
     logging.basicConfig(level=logging.INFO, format=LOG_FORMAT)
-    try: server.run()
+    try: server.run(sockets=sockets)
     except KeyboardInterrupt: pass  # uvicorn raises the Ctrl-C it handled again once it has shut down cleanly
     return 1 if failed else 0
 
 # %% ../nbs/06_server.ipynb #x10p1
 import subprocess
 
-_LISTENING = re.compile(r'Uvicorn running on (https?://\S+) \(Press CTRL\+C to quit\)')
+_LISTENING = re.compile(r'(?:Uvicorn running on|ta serve listening on) (https?://\S+) .*\(Press CTRL\+C to quit\)')
 
 def launch(argv: list[str], log_path: str | Path, listen_timeout_s: float = 120.0, **popen_kw) -> tuple[subprocess.Popen, str]:
     "Run the server command `argv` (listening on port 0, e.g. `ta serve --port 0`) with its output copied to `log_path`; (process, URL it listens on); `process.log_thread` ends once the log has all the output. Raises `TaError` with the log's end if it exits or is not listening within `listen_timeout_s`."

@@ -41,6 +41,7 @@ class Settings(BaseSettings):
     device: str = Field('auto', description="'auto' (cuda if available), 'cuda', 'cpu'")
     allow_slow_kernels: bool = Field(False, description='serve on CUDA even when the fast fla/causal-conv1d kernels are missing')
     engine_process: str = Field('auto', pattern='^(auto|on|off)$', description="run the decode engine in its own process, so HTTP work never holds the GIL its worker needs: 'on', 'off', or 'auto' (on for CUDA, the default)")
+    http_workers: int = Field(0, ge=0, le=64, description="HTTP worker processes sharing the port, all feeding one engine process, so parsing, uploads and audio decoding use several cores: 0 = auto (4 on CUDA, at most a quarter of the cores; 1 elsewhere), 1 = one process")
     gpus: str = Field('', pattern=r'^[a-z0-9:, ]*$', description="one engine process per device, each chunk sent to the engine with the most free rows: 'all' (every visible CUDA GPU) or a comma list ('0,1', 'cuda:0,cuda:2', 'cpu,cpu'); default: one engine, on --device")
     cors_origins: str | None = Field(None, description="comma-separated origins whose web pages may call the API (e.g. 'https://a.example,http://localhost:3000', or '*'); default: none, CORS off")
     drain_s: float = Field(10.0, ge=0, description='on Ctrl-C or SIGTERM, seconds requests in flight may take to finish before they are answered 503 (a second Ctrl-C: at once)')
