@@ -6,6 +6,7 @@
 from __future__ import annotations
 import argparse, asyncio, json, mimetypes, os, queue, signal, time, typing
 from collections import Counter
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -16,10 +17,10 @@ from .audio import decode_audio, audio_seconds
 from .errors import TaError
 
 # %% auto #0
-__all__ = ['CLIENT_PROCESSES', 'Outcome', 'latency_summary', 'failure_counts', 'divergence', 'level_record', 'stats_diff',
-           'audio_info', 'post_audio', 'http_level', 'fetch_stats', 'wait_ready', 'run_async', 'client_process',
-           'ClientPool', 'run_http', 'offline_level', 'run_offline', 'table_rows', 'table_title', 'print_record',
-           'plot_runs', 'bench_parser', 'main_bench']
+__all__ = ['GAUGES', 'CLIENT_PROCESSES', 'Outcome', 'latency_summary', 'failure_counts', 'divergence', 'level_record',
+           'stats_diff', 'audio_info', 'post_audio', 'http_level', 'fetch_stats', 'wait_ready', 'run_async',
+           'client_process', 'ClientPool', 'Interrupted', 'run_http', 'offline_level', 'run_offline', 'table_rows',
+           'print_level', 'table_title', 'print_record', 'plot_runs', 'bench_parser', 'main_bench']
 
 # %% ../nbs/17_bench.ipynb #c006
 @dataclass
@@ -68,11 +69,18 @@ def level_record(level: int, rounds: list[tuple[list[Outcome], float]], audio_s:
 # %% ../nbs/17_bench.ipynb #c012
 def _num(x) -> bool: return isinstance(x, (int, float)) and not isinstance(x, bool)
 
-def _diff(before, after):
-    "after - before for every number, recursively through dicts; anything else as `after` has it."
+GAUGES = frozenset({   # /stats numbers that are a reading, not a count (ta.server's InFlight, ConnectionGuard, EnginePool.describe)
+    'inflight.requests', 'inflight.audio_seconds', 'inflight.max_requests', 'inflight.max_audio_seconds',
+    'connections.open', 'connections.waiting', 'connections.max', 'engines.in_flight', 'engines.pid'})
+
+def _diff(before, after, path: str = ''):
+    "after - before for every counter, recursively through dicts and lists (element by element); `GAUGES` left out; anything else as `after` has it."
     if isinstance(after, dict):
         b = before if isinstance(before, dict) else {}
-        return {k: _diff(b.get(k), v) for k, v in after.items()}
+        return {k: _diff(b.get(k), v, p) for k, v in after.items() if (p := f'{path}.{k}' if path else k) not in GAUGES}
+    if isinstance(after, list):
+        b = before if isinstance(before, list) else []
+        return [_diff(b[i] if i < len(b) else None, v, path) for i, v in enumerate(after)]
     return round(after - before, 6) if _num(after) and _num(before) else after
 
 def _interval_mean(mb, ma: float, wb: float, wa: float) -> float:
@@ -85,9 +93,14 @@ def _fix_means(before: dict, after: dict, d: dict, mean_weight: tuple | None = N
     per_chunk = (before.get('chunks') or 0, after['chunks']) if _num(after.get('chunks')) and _num(after.get('batches')) else None
     for k, v in after.items():
         b = before.get(k)
+        if k not in d: continue   # a gauge, left out
         if isinstance(v, dict):
             w = (ok(before), ok(after)) if top and k.startswith('mean_') else None
             _fix_means(b if isinstance(b, dict) else {}, v, d[k], w, False)
+        elif isinstance(v, list):   # one block per engine of a pool
+            bs = b if isinstance(b, list) else []
+            for i, (vi, di) in enumerate(zip(v, d[k])):
+                if isinstance(vi, dict): _fix_means(bs[i] if i < len(bs) and isinstance(bs[i], dict) else {}, vi, di, None, False)
         elif not _num(v) or not (mean_weight or k.startswith('mean_')): continue
         elif mean_weight: d[k] = _interval_mean(b, v, *mean_weight)
         elif k == 'mean_batch_size' and per_chunk:
@@ -104,7 +117,7 @@ def _fix_means(before: dict, after: dict, d: dict, mean_weight: tuple | None = N
         d.update({k: v for k, v in means.items() if k.startswith('mean_') or k == 'padding_share'})
 
 def stats_diff(before: dict | None, after: dict) -> dict:
-    "A `/stats` (or `Stats.as_dict()`) snapshot minus an earlier one: counters subtracted, means over the interval."
+    "A `/stats` (or `Stats.as_dict()`) snapshot minus an earlier one: counters subtracted, means over the interval, gauges (`GAUGES`) left out."
     d = _diff(before, after)
     _fix_means(before or {}, after, d)
     return d
@@ -191,7 +204,7 @@ def _answer(conn, proc):
     return conn.recv()
 
 class ClientPool:
-    "`processes` load-generating processes with their own event loops and connections, sharing each level's requests. Raises `TaError` for fewer than 1."
+    "`processes` load-generating processes with their own event loops and connections, sharing each level's requests; a context manager. Raises `TaError` for fewer than 1."
     def __init__(self, processes: int, post_url: str, body: bytes, headers: dict, timeout_s: float, connections: int):
         import multiprocessing as mp
         if processes < 1: raise TaError(f'--client-processes {processes}: give at least 1')
@@ -209,37 +222,50 @@ class ClientPool:
         outs = [o for c, p in zip(self.conns, self.procs) for o in _answer(c, p)[0]]
         return outs, time.perf_counter() - t0
     def close(self):
+        "End each process after its current level."
         for c in self.conns: c.send(None)
         for p in self.procs: p.join()
+    def stop(self):
+        "End each process now, its requests unanswered (Ctrl-C, or a level that failed: nothing waits for the rest)."
+        for p in self.procs: p.terminate()
+        for p in self.procs: p.join()
+    def __enter__(self): return self
+    def __exit__(self, typ, *_): self.close() if typ is None else self.stop()
 
-async def _http_run(url: str, body: bytes, ctype: str, audio_s: float, levels: list[int], rounds: int,
-                    api_key: str | None, timeout_s: float, ready_timeout_s: float, client_processes: int) -> dict:
-    auth = {'authorization': f'Bearer {api_key}'} if api_key else {}
+async def _http_run(run: dict, body: bytes, ctype: str, levels: list[int], rounds: int, api_key: str | None,
+                    timeout_s: float, ready_timeout_s: float, client_processes: int, progress: Callable[[dict], None]):
+    "Fill `run` (its url and audio set) as the run goes: health, warm-up, then each level's record, also handed to `progress`."
+    url, auth = run['url'], {'authorization': f'Bearer {api_key}'} if api_key else {}
     post_url, headers = url + '/transcribe', {'content-type': ctype, **auth}
     async with httpx.AsyncClient(timeout=timeout_s, limits=_limits(2)) as client:
-        health = await wait_ready(client, url, ready_timeout_s)
-        pool = ClientPool(min(client_processes, max(levels)), post_url, body, headers, timeout_s, max(levels))   # no idle senders
-        try:
+        run['health'] = await wait_ready(client, url, ready_timeout_s)
+        with ClientPool(min(client_processes, max(levels)), post_url, body, headers, timeout_s, max(levels)) as pool:   # no idle senders
             warm = (await asyncio.to_thread(pool.level, 1))[0][0]
-            recs = []
+            run['warmup'] = dict(status=warm.status, error=warm.error, latency_s=round(warm.latency_s, 6))
             for n in levels:
                 (before, e1) = await fetch_stats(client, url, auth)
                 runs = [await asyncio.to_thread(pool.level, n) for _ in range(rounds)]
                 (after, e2) = await fetch_stats(client, url, auth)
-                recs.append(level_record(n, runs, audio_s, stats_diff(before, after) if before and after else None, e1 or e2))
-        finally: pool.close()
-    return dict(health=health, warmup=dict(status=warm.status, error=warm.error, latency_s=round(warm.latency_s, 6)), levels=recs)
+                run['levels'].append(level_record(n, runs, run['audio']['seconds'], stats_diff(before, after) if before and after else None, e1 or e2))
+                progress(run['levels'][-1])
+
+class Interrupted(KeyboardInterrupt):
+    "Ctrl-C during a benchmark: `run` is the run's record with the levels finished before it."
+    def __init__(self, run: dict): super().__init__(); self.run = run
 
 def run_http(audio: str | Path, url: str = 'http://127.0.0.1:8000', levels: list[int] = (1, 32, 64, 128), rounds: int = 1,
-             api_key: str | None = None, timeout_s: float = 600.0, ready_timeout_s: float = 120.0, client_processes: int = 1) -> dict:
-    "Benchmark a running `ta serve` with the recording `audio`: `levels` concurrent requests, `rounds` times each, sent from `client_processes` processes."
+             api_key: str | None = None, timeout_s: float = 600.0, ready_timeout_s: float = 120.0, client_processes: int = 1,
+             progress: Callable[[dict], None] = lambda level: None) -> dict:
+    "Benchmark a running `ta serve` with the recording `audio`: `levels` concurrent requests, `rounds` times each, sent from `client_processes` processes; each level's record also goes to `progress`. Ctrl-C raises `Interrupted` with the levels finished."
     info, _ = audio_info(audio)
     ctype = mimetypes.guess_type(str(audio))[0] or 'application/octet-stream'
     url = url.rstrip('/')
-    run = run_async(_http_run(url, Path(audio).read_bytes(), ctype, info['seconds'], list(levels), rounds, api_key,
-                              timeout_s, ready_timeout_s, client_processes))
-    return dict(mode='http', url=url, server_is_local=httpx.URL(url).host in ('127.0.0.1', 'localhost', '::1'),
-                health=run['health'], audio=info, warmup=run['warmup'], levels=run['levels'])
+    run = dict(mode='http', url=url, server_is_local=httpx.URL(url).host in ('127.0.0.1', 'localhost', '::1'),
+               health=None, audio=info, warmup=None, levels=[])
+    try: run_async(_http_run(run, Path(audio).read_bytes(), ctype, list(levels), rounds, api_key, timeout_s, ready_timeout_s,
+                             client_processes, progress))
+    except KeyboardInterrupt as e: raise Interrupted(run) from e
+    return run
 
 # %% ../nbs/17_bench.ipynb #c023
 def offline_level(scheduler, chunks: list[np.ndarray], n: int) -> tuple[list[Outcome], float]:
@@ -264,25 +290,29 @@ def _settled_stats(engine, chunks: int, timeout_s: float = 1.0) -> dict:
     while engine.stats.chunks < chunks and time.monotonic() < deadline: time.sleep(0.001)
     return {'engine': engine.stats.as_dict()}
 
-def run_offline(audio: str | Path, settings, levels: list[int] = (1, 32, 64, 128), rounds: int = 1) -> dict:
-    "The leaderboard method: the model in-process (`settings`: a `ta.server.Settings`), timed from submit to the last result."
+def run_offline(audio: str | Path, settings, levels: list[int] = (1, 32, 64, 128), rounds: int = 1,
+                progress: Callable[[dict], None] = lambda level: None) -> dict:
+    "The leaderboard method: the model in-process (`settings`: a `ta.server.Settings`), timed from submit to the last result; each level's record also goes to `progress`. Ctrl-C raises `Interrupted` with the levels finished."
     from ta.pipeline import split_chunks
     from ta.server import load_for_serving
     info, x = audio_info(audio)
     chunks = split_chunks(x)
     t = time.perf_counter()
     scheduler = load_for_serving(settings)
-    load_s, recs = time.perf_counter() - t, []
+    run = dict(mode='offline', model_settings=settings.model_dump(exclude={'api_key', 'host', 'port'}),
+               model_load_s=round(time.perf_counter() - t, 3), audio=info, warmup=None, levels=[])
     try:
         warm = offline_level(scheduler, chunks, 1)[0][0]
+        run['warmup'] = dict(status=warm.status, error=warm.error, latency_s=round(warm.latency_s, 6))
         for n in levels:
             before = _settled_stats(scheduler, 0)
             runs = [offline_level(scheduler, chunks, n) for _ in range(rounds)]
             after = _settled_stats(scheduler, before['engine']['chunks'] + n * rounds * len(chunks))
-            recs.append(level_record(n, runs, info['seconds'], stats_diff(before, after)))
+            run['levels'].append(level_record(n, runs, info['seconds'], stats_diff(before, after)))
+            progress(run['levels'][-1])
+    except KeyboardInterrupt as e: raise Interrupted(run) from e
     finally: scheduler.close()
-    return dict(mode='offline', model_settings=settings.model_dump(exclude={'api_key', 'host', 'port'}), model_load_s=round(load_s, 3),
-                audio=info, warmup=dict(status=warm.status, error=warm.error, latency_s=round(warm.latency_s, 6)), levels=recs)
+    return run
 
 # %% ../nbs/17_bench.ipynb #c027
 def _fmt(x, nd: int = 3) -> str: return '' if x is None else f'{x:.{nd}f}'
@@ -293,12 +323,17 @@ def table_rows(rec: dict) -> list[dict]:
                  p50_s=_fmt(l['p50_s']), p90_s=_fmt(l['p90_s']), max_s=_fmt(l['max_s']), distinct_texts=l['texts']['distinct'])
             for l in rec['levels']]
 
+def print_level(l: dict) -> None:
+    "One line for a finished level: counts, wall s, RTFx, p50 latency in s."
+    print(f"level {l['level']}: {l['ok']} ok, {l['failed']} failed in {l['wall_s']:.3f} s; RTFx {l['rtfx']:.1f}, p50 {_fmt(l['p50_s']) or '-'} s", flush=True)
+
 def table_title(rec: dict) -> str:
     "The conditions of a run, in one paragraph."
     env, a, h = rec.get('environment', {}), rec['audio'], rec.get('health') or {}
     where = (f"server {rec['url']} ({h.get('model')} on {h.get('device')})" if rec['mode'] == 'http'
              else f"model {rec['model_settings'].get('model')} in-process on {rec['model_settings'].get('device')}")
-    return (f"ta bench, {rec['mode']} mode, '{rec.get('label')}'{' (SYNTHETIC)' if rec.get('synthetic') else ''}: "
+    return (f"ta bench, {rec['mode']} mode, '{rec.get('label')}'{' (SYNTHETIC)' if rec.get('synthetic') else ''}"
+            f"{' (PARTIAL: interrupted)' if rec.get('partial') else ''}: "
             f"{env.get('gpu')}, torch {env.get('torch')}, transformers {env.get('transformers')}; {where}; audio {a['file']} "
             f"{a['seconds']:.2f} s = {a['chunks']} chunk(s) per request; {rec['levels'][0]['rounds'] if rec['levels'] else 0} "
             f"round(s) per level; RTFx = ok x audio s / wall s")
@@ -337,7 +372,7 @@ def plot_runs(records: list[dict], path: str | Path) -> Path:
     val = lambda ls, k: np.array([np.nan if l[k] is None else l[k] for l in ls], dtype=float)
     for i, rec in enumerate(records):
         ls, c = rec['levels'], f'C{i}'
-        name = f"{rec.get('label', f'run {i}')} ({rec['mode']}{', synthetic' if rec.get('synthetic') else ''})"
+        name = f"{rec.get('label', f'run {i}')} ({rec['mode']}{', synthetic' if rec.get('synthetic') else ''}{', partial' if rec.get('partial') else ''})"
         x = [l['level'] for l in ls]
         ax_r.plot(x, val(ls, 'rtfx'), 'o-', color=c, label=name)
         ax_l.plot(x, val(ls, 'p50_s'), 'o-', color=c, label=f'{name} p50')
@@ -357,6 +392,7 @@ _HTTP_ONLY = ('host', 'port', 'api_key', 'max_body_mb', 'cors_origins', 'drain_s
 CLIENT_PROCESSES = min(8, max(1, (os.cpu_count() or 2) // 2))  # load generators: one Python process reached only ~55 requests/s of a 314 KB body (bench/h200/serve_http_v4_clients.txt)
 
 def _levels(s: str) -> list[int]:
+    "`--levels`: a comma list of positive counts, e.g. '1,32,64'; `ArgumentTypeError` otherwise."
     try: levels = [int(x) for x in s.split(',') if x.strip()]
     except ValueError: levels = []
     if not levels or min(levels) < 1: raise argparse.ArgumentTypeError(f"{s!r} is not a comma list of positive counts, e.g. 1,32,64,128")
@@ -379,6 +415,7 @@ def _add_model_flags(p: argparse.ArgumentParser):
         else: g.add_argument(flag, type=kind, default=None, help=hlp)
 
 def bench_parser() -> argparse.ArgumentParser:
+    "`ta bench`'s parser; builds without importing torch, transformers or FastAPI."
     p = argparse.ArgumentParser(prog='ta bench', formatter_class=argparse.RawDescriptionHelpFormatter, description=(
         "Serving benchmark: one recording sent N times at once to a running ta serve (or, with\n"
         "--offline, to the model in this process); RTFx, latency, the server's breakdown and text\n"
@@ -403,26 +440,35 @@ def bench_parser() -> argparse.ArgumentParser:
     return p
 
 def _offline_settings(a: argparse.Namespace):
+    "The `ta.settings.Settings` of `--offline`: the model flags given, the rest from TA_* variables and the defaults."
     from ta.settings import Settings
     return Settings(**{k: getattr(a, k) for k in Settings.model_fields if k not in _HTTP_ONLY and getattr(a, k, None) is not None})
 
-def main_bench(argv: list[str] | None = None) -> int:
-    "`ta bench`: run the benchmark, write the JSON record and the plot, print the table; 0 when every request succeeded."
-    a = bench_parser().parse_args(argv)   # first: --help needs nothing heavy
-    from ta.patches.bench import environment, repo_path
-    if a.rounds < 1: raise TaError(f'--rounds {a.rounds}: give at least 1')
+def _run(a: argparse.Namespace) -> tuple[dict, bool]:
+    "The run `a` asks for, printing a line per level: (its record, whether Ctrl-C cut it short)."
+    from ta.patches.bench import repo_path
     audio = Path(a.audio) if a.audio else repo_path('fixtures', 'speech_17s.flac')
-    run = (run_offline(audio, _offline_settings(a), a.levels, a.rounds) if a.offline else
-           run_http(audio, a.url, a.levels, a.rounds, a.api_key, a.timeout, a.ready_timeout, a.client_processes))
+    try: return (run_offline(audio, _offline_settings(a), a.levels, a.rounds, print_level) if a.offline else
+                 run_http(audio, a.url, a.levels, a.rounds, a.api_key, a.timeout, a.ready_timeout, a.client_processes, print_level)), False
+    except Interrupted as e: return e.run, True
+
+def main_bench(argv: list[str] | None = None) -> int:
+    "`ta bench`: run the benchmark, write the JSON record and the plot, print the table; 0 when every request succeeded, 1 when some failed, 130 after Ctrl-C."
+    a = bench_parser().parse_args(argv)   # first: --help needs nothing heavy
+    from ta.patches.bench import environment
+    if a.rounds < 1: raise TaError(f'--rounds {a.rounds}: give at least 1')
+    run, partial = _run(a)
+    if partial and not run['levels']: print('interrupted (Ctrl-C) before a level finished: nothing written', flush=True); return 130
     label = a.label or run['mode']
     budget = (run.get('model_settings') or run.get('health') or {}).get('synthetic_tokens_per_second')
     synthetic = a.synthetic or bool(budget)   # a token budget (random weights) makes the numbers synthetic
     settings = {k: ('***' if k == 'api_key' and v else v) for k, v in vars(a).items()}
-    rec = dict(label=label, synthetic=synthetic, created=datetime.now(UTC).isoformat(timespec='seconds'),
+    rec = dict(label=label, synthetic=synthetic, partial=partial, created=datetime.now(UTC).isoformat(timespec='seconds'),
                environment=environment(), settings=settings, **run)
     out = Path(a.out or f'ta-bench-{label}.json')
     out.parent.mkdir(parents=True, exist_ok=True); out.write_text(json.dumps(rec, indent=1) + '\n')
     plot = plot_runs([rec], a.plot or out.with_suffix('.png'))
     print_record(rec)
-    print(f'wrote {out} and {plot}')
-    return 0 if all(l['failed'] == 0 for l in rec['levels']) else 1
+    cut = f" (partial: interrupted by Ctrl-C after {len(run['levels'])} of {len(a.levels)} levels)" if partial else ''
+    print(f'wrote {out} and {plot}{cut}', flush=True)
+    return 130 if partial else 0 if all(l['failed'] == 0 for l in rec['levels']) else 1

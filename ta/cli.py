@@ -65,10 +65,12 @@ def cmd_transcribe(a) -> int:
 
 # %% ../nbs/08_cli.ipynb #c010
 def cmd_space(a) -> int:
-    "Serve the Gradio Space, sending uploads to `--endpoint-url` (or transcribing in-process)."
+    "Serve the Gradio Space, sending uploads to `--endpoint-url` (or transcribing in-process); its address is printed once it listens."
     from ta.space import launch_space
-    print(f"ta space on http://{a.host}:{a.port}, sending uploads to {a.endpoint_url or 'the model in this process'} (Ctrl-C to stop)", flush=True)
-    launch_space(a.endpoint_url, host=a.host, port=a.port, model=a.model, quiet=True)  # quiet: no share=True hint
+    demo = launch_space(a.endpoint_url, host=a.host, port=a.port or None, model=a.model,   # port None: Gradio's first free one from 7860
+                        quiet=True, prevent_thread_lock=True)                               # quiet: no share=True hint
+    print(f"ta space on {demo.local_url.rstrip('/')}, sending uploads to {a.endpoint_url or 'the model in this process'} (Ctrl-C to stop)", flush=True)
+    demo.block_thread()   # until Ctrl-C
     return 0
 
 def _log_model_loading():
@@ -178,7 +180,7 @@ def build_parser() -> argparse.ArgumentParser:
     g = _command(sub, 'space', 'run the Gradio Space (web page) for a ta server')
     g.add_argument('--endpoint-url', default=None, help='ta server URL; omit to transcribe in-process')
     g.add_argument('--host', default='127.0.0.1', help='address to listen on (default: %(default)s)')
-    g.add_argument('--port', type=int, default=7860, help='port to listen on (default: %(default)s)')
+    g.add_argument('--port', type=int, default=7860, help='port to listen on; 0: the first free one from 7860 (default: %(default)s)')
     g.add_argument('--model', default=None, help='checkpoint for in-process mode'); g.set_defaults(func=cmd_space)
     _command(sub, 'bench', 'serving benchmark against ta serve (see ta bench --help); ta bench soak and ta bench fuzz load '
              'it for minutes and send it mutated files (see their --help); ta bench decode-step times the decode step '

@@ -405,7 +405,8 @@ def _write(rec: dict, a: argparse.Namespace, argv: list[str], kind: str) -> Path
 def main_soak(argv: list[str] | None = None) -> int:
     "`ta bench soak`: run the soak, write the record and the plot, print the summary; 0 when nothing failed or crossed and /stats matched."
     argv = list(sys.argv[1:] if argv is None else argv); a = soak_parser().parse_args(argv)
-    if a.clients < 1 or a.minutes <= 0: raise TaError(f'--clients {a.clients} --minutes {a.minutes}: give at least 1 client and some minutes')
+    if a.clients < 1 or a.minutes <= 0 or a.period <= 0:   # a period of 0 would probe /health in a busy loop, loading the server it measures
+        raise TaError(f'--clients {a.clients} --minutes {a.minutes} --period {a.period}: give at least 1 client, some minutes and a period above 0 s')
     with _server_and_folder(a) as (url, pid, folder):
         rec = run_soak(folder, url, a.clients, 60 * a.minutes, pid, a.api_key, a.period, a.idle, a.timeout, a.ready_timeout)
     out = _write(rec, a, argv, 'soak')
