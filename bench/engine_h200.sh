@@ -9,6 +9,7 @@
 #   bash bench/engine_h200.sh gputest build engine_v2 serve  # engine v2: GPU tests, in-process (both graph modes), ta serve over HTTP
 #   bash bench/engine_h200.sh build v4                       # engine v4: ta serve with the engine in its own process, and in-process, over HTTP
 #   bash bench/engine_h200.sh build v5                       # uploads through a memfd vs BytesIO (needs ./ab_before: git archive 01a2740 ta | tar -x -C ab_before)
+#   bash bench/engine_h200.sh build encode                   # engine v6: the encoder stage per sub-stage, eager vs compiled graphs (bench/encode_h200.py)
 # All systems: the synthetic full-size checkpoint (random weights, ta.synthetic), fixtures/speech_17s.flac, 3.3 new tokens
 # per second of audio. Each step stops at the shared deadline (DEADLINE seconds after start).
 set -uo pipefail
@@ -95,6 +96,10 @@ two_gpus() {  # nvidia-h200-x2: (c) on GPU 0, (a) and (b) on GPU 1, in parallel
 }
 engine_v2() {  # engine v2 in-process: set-up, step ms per bucket vs floor, RTFx and GPU ms per chunk per stage
   timeout $(left) python bench/engine_v2_h200.py $CKPT $AUDIO $TPS ${MODES:-compiled,graph} "$OUT/engine_v2.json" 2>&1 | quiet | tail -40
+}
+encode() {  # engine v6: features, encoder graph (eager / compiled), prompts, prefill at 16 and 64 chunks; ENCODE_BUDGET_S bounds the optional compiles
+  timeout $(left) python bench/encode_h200.py $CKPT $AUDIO "$OUT/encode_h200.json" --budget-s ${ENCODE_BUDGET_S:-230} 2>&1 \
+    | tee "$OUT/encode_h200.log" | quiet | tail -80   # the whole log too: max-autotune prints its choices
 }
 for step in "$@"; do echo "== $step at ${SECONDS}s"; $step; done
 echo "== done at ${SECONDS}s"

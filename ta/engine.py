@@ -21,12 +21,13 @@ from .patches.lm_head import contiguous_lm_head_input
 
 # %% auto #0
 __all__ = ['BUCKETS', 'PREFILL_BUCKETS', 'ADMIT_MIN_CHUNKS', 'ADMIT_MAX_WAIT', 'MAX_CHUNK_SECONDS', 'WARMUP_STEPS',
-           'GIL_SWITCH_S', 'MAX_FRAMES', 'SYNTHETIC_TOKENS_PER_SECOND', 'GraphMode', 'buckets_for', 'bucket_table',
-           'fast_decode_kernel', 'ban_repeated_ngrams_', 'RowPool', 'new_pool', 'rows_view', 'fuse_projections_',
-           'project', 'mlp', 'attention_step', 'linear_attention_step', 'sample', 'decode_step', 'attention_prefill',
-           'linear_attention_prefill', 'prefill', 'EncoderGraph', 'capture_encoder', 'PrefillGraph', 'encode_with',
-           'EngineStats', 'DecodeEngine', 'capture', 'capture_prefill', 'setup', 'token_budget', 'budget_for',
-           'submit_features', 'as_clips', 'submit', 'transcribe_clips', 'transcribe', 'close']
+           'GIL_SWITCH_S', 'MAX_FRAMES', 'ENCODER_MIN_ROWS', 'SYNTHETIC_TOKENS_PER_SECOND', 'GraphMode', 'buckets_for',
+           'bucket_table', 'fast_decode_kernel', 'ban_repeated_ngrams_', 'RowPool', 'new_pool', 'rows_view',
+           'fuse_projections_', 'project', 'mlp', 'attention_step', 'linear_attention_step', 'sample', 'decode_step',
+           'attention_prefill', 'linear_attention_prefill', 'prefill', 'EncoderGraph', 'capture_encoder',
+           'PrefillGraph', 'encode_with', 'EngineStats', 'DecodeEngine', 'capture', 'capture_prefill', 'setup',
+           'token_budget', 'budget_for', 'submit_features', 'as_clips', 'submit', 'transcribe_clips', 'transcribe',
+           'close']
 
 # %% ../nbs/09_engine.ipynb #c006
 BUCKETS = (1, 2, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128)  # row counts a decode step is captured for
@@ -292,6 +293,7 @@ class EncoderGraph:
     graph: torch.cuda.CUDAGraph
 
 MAX_FRAMES = int(MAX_CHUNK_SECONDS * SAMPLE_RATE) // (HOP_LENGTH * FRAME_STACK)  # 900 feature frames (50 Hz) in 18 s
+ENCODER_MIN_ROWS = 2  # rows of the smallest encoder graph: dynamo specialises a size-1 dimension, so 1 row would compile again
 
 def _encode(model: ASRModel, feats: Tensor, mask: Tensor) -> tuple[Tensor, Tensor]:
     "Projected audio tokens [B, T/4, D] fp32 and their mask [B, T/4] of padded features [B, T, 320]."
@@ -299,16 +301,17 @@ def _encode(model: ASRModel, feats: Tensor, mask: Tensor) -> tuple[Tensor, Tenso
     return model.projector(out.last_hidden_state), out.attention_mask
 
 @torch.inference_mode()
-def capture_encoder(model: ASRModel, rows: int, mempool) -> EncoderGraph:
-    "Capture encoder + projector for `rows` chunks at the fixed length of an 18 s chunk (2 warm-up passes on a side stream first)."
+def capture_encoder(model: ASRModel, rows: int, mempool, encode=_encode) -> EncoderGraph:
+    "Capture `encode` (`_encode`, or it compiled) for `rows` chunks of up to 18 s, after 2 warm-up passes on a side stream (a compiled `encode` compiles in the first if no compile serves `rows` yet); the rows are marked dynamic, so one compile serves every `rows` >= 2."
     dev = model.device
     feats, mask = torch.zeros(rows, MAX_FRAMES, FEATURE_DIM, device=dev), torch.ones(rows, MAX_FRAMES, dtype=torch.long, device=dev)
+    for t in (feats, mask): torch._dynamo.maybe_mark_dynamic(t, 0)
     side = torch.cuda.Stream(); side.wait_stream(torch.cuda.current_stream())
     with torch.cuda.stream(side):
-        for _ in range(2): _encode(model, feats, mask)
+        for _ in range(2): encode(model, feats, mask)
     torch.cuda.current_stream().wait_stream(side)
     g = torch.cuda.CUDAGraph()
-    with torch.cuda.graph(g, pool=mempool): frames, frame_mask = _encode(model, feats, mask)
+    with torch.cuda.graph(g, pool=mempool): frames, frame_mask = encode(model, feats, mask)
     return EncoderGraph(feats, mask, frames, frame_mask, g)
 
 @dataclass(eq=False)
@@ -396,7 +399,8 @@ class DecodeEngine:
         self.prefill_table = bucket_table(min(max_batch_size, PREFILL_BUCKETS[-1]), PREFILL_BUCKETS)
         self._cv, self._closed, self._thread, self._next_request = threading.Condition(), False, None, 0
         self.on_step = None  # optional callable(engine), called by the worker after every decode step (tests, tracing)
-        self._step = torch.compile(decode_step) if self.graph_mode is GraphMode.COMPILED else decode_step
+        compiled = self.graph_mode is GraphMode.COMPILED    # inductor before capture: the decode step, and encoder + projector
+        self._step, self._encode = (torch.compile(decode_step), torch.compile(_encode)) if compiled else (decode_step, _encode)
 
     @property
     def device(self) -> torch.device: return self.model.device
@@ -467,7 +471,8 @@ def setup(self, progress=print) -> DecodeEngine:
             progress(f'captured graph {i}/{len(order)} ({self.graph_mode.value}): bucket {b} ({time.perf_counter() - t0:.1f} s)')
         enc_pool = torch.cuda.graph_pool_handle()   # apart from the decode graphs': encoder outputs are read after replay
         for b in sorted(set(self.prefill_table.values()), reverse=True):
-            self.encoder_graphs[b] = capture_encoder(self.model, b, enc_pool); self.capture_prefill(b, mempool)
+            self.encoder_graphs[b] = capture_encoder(self.model, max(b, ENCODER_MIN_ROWS), enc_pool, self._encode)
+            self.capture_prefill(b, mempool)
             progress(f'captured the encoder and the prefill for {b} chunks ({time.perf_counter() - t0:.1f} s)')
         self.pool.done.fill_(True); self.pool.pos.zero_(); torch.cuda.synchronize()  # warm-up steps and prefills ran on free rows
         progress(f'captured {len(order)} graphs in {time.perf_counter() - t0:.1f} s, '
