@@ -9,6 +9,8 @@
 #   bash bench/engine_h200.sh gputest build engine_v2 serve  # engine v2: GPU tests, in-process (both graph modes), ta serve over HTTP
 #   bash bench/engine_h200.sh build v4                       # engine v4: ta serve with the engine in its own process, and in-process, over HTTP
 #   bash bench/engine_h200.sh build v5                       # uploads through a memfd vs BytesIO (needs ./ab_before: git archive 01a2740 ta | tar -x -C ab_before)
+#   bash bench/engine_h200.sh build encode gputest           # engine v6: the encoder stage, sub-stage by sub-stage; the compiled encoder's GPU tests
+#   bash bench/engine_h200.sh build v6 offline               # engine v6: ta serve with 4 HTTP worker processes beside 1; the engine offline
 #   bash bench/engine_h200.sh build encode                   # engine v6: the encoder stage per sub-stage, eager vs compiled graphs (bench/encode_h200.py)
 # All systems: the synthetic full-size checkpoint (random weights, ta.synthetic), fixtures/speech_17s.flac, 3.3 new tokens
 # per second of audio. Each step stops at the shared deadline (DEADLINE seconds after start).
@@ -63,9 +65,13 @@ v5() {  # uploads decoded from an in-memory file descriptor (this tree) against 
   TAG=serve_http_v5 SERVE_ARGS="--engine-process on" serve
   PYTHONPATH=$PWD/ab_before:${PYTHONPATH:-} TAG=serve_http_v5_bytesio SERVE_ARGS="--engine-process on" serve
 }
+v6() {  # engine v6 (compiled encoder): --http-workers 4 beside 1, both feeding the engine in its own process, 8 client processes
+  TAG=serve_http_v6_w4 SERVE_ARGS="--http-workers 4" serve
+  TAG=serve_http_v6_w1 SERVE_ARGS="--http-workers 1 --engine-process on" serve
+}
 offline() {
   timeout $(left) ta bench --offline --model $CKPT --synthetic-tokens-per-second $TPS --audio $AUDIO --levels $LEVELS \
-    --rounds ${ROUNDS:-3} --synthetic --label engine_offline --out "$OUT/engine_offline.json" 2>&1 | quiet | tail -25
+    --rounds ${ROUNDS:-3} --synthetic --label ${TAG:-engine_offline} --out "$OUT/${TAG:-engine_offline}.json" 2>&1 | quiet | tail -25
 }
 baselines() {
   timeout $(left) python - "$CKPT" "$AUDIO" "$TPS" "$LEVELS" "$OUT/baselines.json" <<'EOF' 2>&1 | quiet | tail -30
