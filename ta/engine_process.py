@@ -153,7 +153,7 @@ class EngineLink:
         self._reader = threading.Thread(target=self._read, name='ta-engine-reader', daemon=True); self._reader.start()
 
     @classmethod
-    def connect(cls, address: str) -> EngineLink:
+    def connect(cls, address: str) -> 'EngineLink':
         "Connect to the engine process listening at the Unix socket `address`, waiting while it loads. Raises what its `load` raised, or `TaError` if it ends first."
         conn = Client(address, family='AF_UNIX')
         try: kind, info = conn.recv()

@@ -416,7 +416,7 @@ class CounterRows:
         n = len(_numbers(counters))
         return _refill(counters, iter([sum(self.array[r * COUNTER_SLOTS + j] for r in range(self.processes)) for j in range(n)]))
 
-async def publish_counters(engine: Engine):
+async def publish_counters(engine: 'Engine'):
     "`engine.publish()` every `PUBLISH_INTERVAL_S` until cancelled: the gauges of this process, for the others' `/stats`."
     while True: engine.publish(); await asyncio.sleep(PUBLISH_INTERVAL_S)
 
