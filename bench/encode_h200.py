@@ -1,7 +1,11 @@
 """The engine's encoder stage on the H200, sub-stage by sub-stage (engine v6, nbs/18_engine_bench). For admissions of
 16 and 64 chunks of the real recording (AUDIO, decoded once and repeated), each sub-stage is timed separately as the
 median of REPEATS calls after WARMUP, each call between two `torch.cuda.synchronize`:
-  (a) features: `batch_clip_features` on the device, the host-side padding and host->device copy included;
+  (a) features as the worker computes them at admission since v6b: `batch_clip_features` of clips already on the
+      device (copied at submit by `DecodeEngine._job`, as `submit` does), padding and STFT on the device; beside it the
+      same from numpy clips (each copied on the worker, as no engine does now), and the submit-time copy per chunk
+      (`_job`: staging in page-locked memory, the copy on the engine's copy stream), which runs on the request's (or
+      link's) thread, not the worker: once timed to the end of the transfer, once to when `_job` returns;
   (b) encoder + projector as a CUDA graph of the eager pass (`capture_encoder` as the engine captured it before v6,
       and still does in GRAPH mode);
   (c) the same graph of the inductor-compiled pass, as the engine now captures it in COMPILED mode (default mode, rows
@@ -16,12 +20,11 @@ Usage (from bench/engine_h200.sh, the repository root on PYTHONPATH):
   python bench/encode_h200.py CKPT AUDIO OUT.json [--sizes 16,64] [--budget-s 230]"""
 import argparse, copy, json, statistics, time
 from unittest import mock
-import numpy as np
 import torch
 from torch._dynamo.utils import counters
 from torch.utils.flop_counter import FlopCounterMode
 from ta.audio import decode_audio, audio_seconds
-from ta.engine import (DecodeEngine, GraphMode, EncoderGraph, capture_encoder, encode_with, _encode, _Job, MAX_FRAMES,
+from ta.engine import (DecodeEngine, GraphMode, EncoderGraph, capture_encoder, encode_with, _encode, MAX_FRAMES,
                        ENCODER_MIN_ROWS, PREFILL_BUCKETS, SYNTHETIC_TOKENS_PER_SECOND, token_budget)
 from ta.features import batch_clip_features, FEATURE_DIM
 from ta.model import ASRModel
@@ -40,6 +43,15 @@ def median_ms(fn, repeats: int = REPEATS, warmup: int = WARMUP) -> float:
     for i in range(warmup + repeats):
         torch.cuda.synchronize(); t = time.perf_counter(); fn(); torch.cuda.synchronize()
         if i >= warmup: times.append(1e3 * (time.perf_counter() - t))
+    return round(statistics.median(times), 3)
+
+def median_host_ms(fn, repeats: int = REPEATS, warmup: int = WARMUP) -> float:
+    "Median wall ms until fn() returns (what its calling thread spends), the device synchronized before each call, not after."
+    times = []
+    for i in range(warmup + repeats):
+        torch.cuda.synchronize(); t = time.perf_counter(); fn()
+        if i >= warmup: times.append(1e3 * (time.perf_counter() - t))
+    torch.cuda.synchronize()
     return round(statistics.median(times), 3)
 
 def real_tokens(frames: torch.Tensor, n_audio: list[int]) -> torch.Tensor:
@@ -117,7 +129,7 @@ def table(rec: dict, sizes: list[int]) -> list[dict]:
     rows = []
     for n in sizes:
         r = rec['per_size'][n]
-        row = dict(chunks=n, unit='ms/admission', features=r['features_ms'], **{v: r[v]['replay_ms'] if v in r else '' for v in VARIANTS},
+        row = dict(chunks=n, unit='ms/admission', features=r['features_ms'], submit_copy=round(r['submit_copy_ms_per_chunk'] * n, 3), **{v: r[v]['replay_ms'] if v in r else '' for v in VARIANTS},
                    prompt_batch=r['prompt_batch_ms'], prefill_graph=r['prefill_graph_ms'],
                    stage_eager=r['stage_ms_eager_graph'], stage_compiled=r['stage_ms_compiled_graph'])
         rows += [row, {k: round(v / n, 3) if isinstance(v, float) else v for k, v in row.items()} | dict(unit='ms/chunk')]
@@ -138,15 +150,22 @@ def main(args) -> None:
                gflop_per_chunk=gflop_per_chunk(model), per_size={n: {} for n in sizes}, skipped=[])
     log(f'model loaded in {load_s:.1f} s; {secs:.2f} s of audio per chunk; encoder + projector {rec["gflop_per_chunk"]} GFLOP per 18 s chunk')
     clips, inputs = {n: [x] * n for n in sizes}, {}
+    jobs = {n: [eng._job(x) for _ in range(n)] for n in sizes}         # as `submit` queues them: audio copied to the device
     run = Run(model, inputs, rec, args.out)
     for n in sizes:                                                     # (a) features
-        feats, lengths = batch_clip_features(clips[n], 'cuda')
+        on_device = [j.audio for j in jobs[n]]; torch.cuda.synchronize()
+        feats, lengths = batch_clip_features(on_device, 'cuda')
         inputs[n] = (feats, torch.tensor(lengths, device='cuda'))
-        host = np.zeros((n, len(x) + 512), np.float32)                  # about the padded batch features copies to the device
         r = rec['per_size'][n]
-        r.update(features_ms=median_ms(lambda: batch_clip_features(clips[n], 'cuda')),
-                 host_to_device_copy_ms=median_ms(lambda: torch.from_numpy(host).to('cuda')))
-        log(f'(a) features for {n} chunks: {r["features_ms"]} ms (a host-to-device copy of that size alone: {r["host_to_device_copy_ms"]} ms)')
+        r.update(features_ms=median_ms(lambda: batch_clip_features(on_device, 'cuda')),
+                 features_from_host_ms=median_ms(lambda: batch_clip_features(clips[n], 'cuda')))
+        log(f'(a) features for {n} chunks already on the device: {r["features_ms"]} ms ({r["features_ms"] / n:.3f} ms per chunk); '
+            f'from numpy clips: {r["features_from_host_ms"]} ms')
+    r = rec['per_size'][sizes[0]]
+    r.update(submit_copy_ms_per_chunk=median_ms(lambda: eng._job(x)), submit_copy_thread_ms_per_chunk=median_host_ms(lambda: eng._job(x)))
+    for n in sizes[1:]: rec['per_size'][n].update({k: r[k] for k in ('submit_copy_ms_per_chunk', 'submit_copy_thread_ms_per_chunk')})
+    log(f'(a) submit-time copy of one {secs:.2f} s chunk ({len(x) * 4 / 1e6:.2f} MB), on the request thread: {r["submit_copy_ms_per_chunk"]} ms '
+        f'to the end of the transfer, {r["submit_copy_thread_ms_per_chunk"]} ms until `_job` returns')
     run.save()
 
     eager = run.encoder_variant('eager_graph', _encode, sizes)                       # (b)
@@ -185,10 +204,9 @@ def main(args) -> None:
         t = time.perf_counter(); eng.capture_prefill(n, mempool); torch.cuda.synchronize(); r['prefill_capture_s'] = round(time.perf_counter() - t, 1)
         r['prefill_graph_ms'] = median_ms(eng.prefill_graphs[n].graph.replay)
         r['prefill_ms'] = median_ms(lambda: eng._prefill(list(range(n)), embeds, mask, [budget] * n))
-        jobs = [_Job(c, None, budget) for c in clips[n]]
         for key, graphs in (('eager_graph', eager), ('compiled_graph', compiled)):
             eng.encoder_graphs = {n: graphs[n]}
-            r[f'stage_ms_{key}'] = median_ms(lambda: eng._prompts(jobs))
+            r[f'stage_ms_{key}'] = median_ms(lambda: eng._prompts(jobs[n]))
         log(f'@ {n}: prompt_batch {r["prompt_batch_ms"]} ms, prefill graph {r["prefill_graph_ms"]} ms ({r["prefill_ms"]} with its inputs), '
             f'encode stage (_prompts) {r["stage_ms_eager_graph"]} ms with the eager graph, {r["stage_ms_compiled_graph"]} ms compiled')
         run.save()
@@ -205,7 +223,7 @@ def main(args) -> None:
 
     print_table(table(rec, sizes), f'{rec["env"]["gpu"]}, torch {rec["env"]["torch"]}, synthetic 2b encoder (bf16) + projector (fp32), '
                 f'{secs:.2f} s chunks, median of {REPEATS} after {WARMUP}. Encoder columns: graph replays. stage = features + '
-                f'encoder graph + prompts (the engine\'s encode_seconds)')
+                f'encoder graph + prompts (the engine\'s encode_seconds); submit_copy: on the request threads, not in the stage')
     rec['total_s'] = round(elapsed(), 1); run.save()
     log(f'done; wrote {args.out}')
 

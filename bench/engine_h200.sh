@@ -12,6 +12,7 @@
 #   bash bench/engine_h200.sh build encode gputest           # engine v6: the encoder stage, sub-stage by sub-stage; the compiled encoder's GPU tests
 #   bash bench/engine_h200.sh build v6 offline               # engine v6: ta serve with 4 HTTP worker processes beside 1; the engine offline
 #   bash bench/engine_h200.sh build encode                   # engine v6: the encoder stage per sub-stage, eager vs compiled graphs (bench/encode_h200.py)
+#   bash bench/engine_h200.sh build v6b                      # engine v6b (features on the device, clips copied at submit): encode and offline, records *_v6b
 # All systems: the synthetic full-size checkpoint (random weights, ta.synthetic), fixtures/speech_17s.flac, 3.3 new tokens
 # per second of audio. Each step stops at the shared deadline (DEADLINE seconds after start).
 set -uo pipefail
@@ -103,9 +104,14 @@ two_gpus() {  # nvidia-h200-x2: (c) on GPU 0, (a) and (b) on GPU 1, in parallel
 engine_v2() {  # engine v2 in-process: set-up, step ms per bucket vs floor, RTFx and GPU ms per chunk per stage
   timeout $(left) python bench/engine_v2_h200.py $CKPT $AUDIO $TPS ${MODES:-compiled,graph} "$OUT/engine_v2.json" 2>&1 | quiet | tail -40
 }
-encode() {  # engine v6: features, encoder graph (eager / compiled), prompts, prefill at 16 and 64 chunks; ENCODE_BUDGET_S bounds the optional compiles
-  timeout $(left) python bench/encode_h200.py $CKPT $AUDIO "$OUT/encode_h200.json" --budget-s ${ENCODE_BUDGET_S:-230} 2>&1 \
-    | tee "$OUT/encode_h200.log" | quiet | tail -80   # the whole log too: max-autotune prints its choices
+encode() {  # engine v6: features, encoder graph (eager / compiled), prompts, prefill at 16 and 64 chunks; ENCODE_BUDGET_S bounds the optional compiles, ENCODE_TAG names the records
+  local tag=${ENCODE_TAG:-encode_h200}
+  timeout $(left) python bench/encode_h200.py $CKPT $AUDIO "$OUT/$tag.json" --budget-s ${ENCODE_BUDGET_S:-230} 2>&1 \
+    | tee "$OUT/$tag.log" | quiet | tail -80   # the whole log too: max-autotune prints its choices
+}
+v6b() {  # engine v6b: the encoder stage with the clips on the device at admission (no optional compiles), then the engine offline
+  ENCODE_TAG=encode_h200_v6b ENCODE_BUDGET_S=0 encode
+  TAG=engine_offline_v6b offline
 }
 for step in "$@"; do echo "== $step at ${SECONDS}s"; $step; done
 echo "== done at ${SECONDS}s"

@@ -362,12 +362,13 @@ class EngineStats:
 
 @dataclass(eq=False)  # jobs compare by identity: two chunks may hold equal audio
 class _Job:
-    audio: np.ndarray | None  # [samples] 16 kHz mono float32 chunk, its features computed at admission on the engine's device
+    audio: np.ndarray | Tensor | None  # [samples] 16 kHz mono float32 chunk (on CUDA already on the engine's device), its features computed at admission
     feats: Tensor | None      # or its [frames, 320] float32 features (50 Hz), given
     budget: int               # most new tokens
     queued_step: int = 0      # the engine's decode step count when queued
     future: Future = field(default_factory=Future)
     queued_at: float = field(default_factory=time.perf_counter)
+    copied: torch.cuda.Event | None = None  # on CUDA: recorded on the copy stream after `audio`'s copy to the device
 
 def _prompt_room(model: ASRModel, seconds: float) -> int:
     "Prompt tokens of a `seconds`-long chunk: the text prompt plus one audio token per 80 ms encoder frame."
@@ -399,6 +400,7 @@ class DecodeEngine:
         self.prefill_table = bucket_table(min(max_batch_size, PREFILL_BUCKETS[-1]), PREFILL_BUCKETS)
         self._cv, self._closed, self._thread, self._next_request = threading.Condition(), False, None, 0
         self.on_step = None  # optional callable(engine), called by the worker after every decode step (tests, tracing)
+        self._copy_stream = torch.cuda.Stream(model.device) if cuda else None  # submit's copies of the clips to the device: not the worker's stream
         compiled = self.graph_mode is GraphMode.COMPILED    # inductor before capture: the decode step, and encoder + projector
         self._step, self._encode = (torch.compile(decode_step), torch.compile(_encode)) if compiled else (decode_step, _encode)
 
@@ -517,10 +519,20 @@ def as_clips(clips: list[np.ndarray]) -> list[np.ndarray]:
     if bad := [c.shape for c in clips if c.ndim != 1]: raise ValueError(f"a clip must be 1-D [samples] mono, got shape {bad[0]}")
     return clips
 
+def _job(self, clip: np.ndarray) -> _Job:
+    "The job of one 1-D float32 clip [samples]. On CUDA its audio is copied to the engine's device now, on the copy stream, through page-locked memory (the caller's thread does not wait for the transfer; the worker waits on `copied`); on CPU the array as it is."
+    budget = self.budget_for(-(-max(len(clip), SAMPLES_PER_TOKEN) // (HOP_LENGTH * FRAME_STACK)))
+    if self._copy_stream is None: return _Job(clip, None, budget)
+    staged = torch.empty(len(clip), pin_memory=True); staged.numpy()[:] = clip   # torch's pinned cache: reused once the copy is done
+    with torch.cuda.stream(self._copy_stream):
+        audio, copied = staged.to(self.device, non_blocking=True), torch.cuda.Event()
+        copied.record()
+    return _Job(audio, None, budget, copied=copied)
+DecodeEngine._job = _job
+
 def submit(self, clips: list[np.ndarray]) -> list[Future]:
-    "Queue the chunks of one request as 16 kHz mono float32 clips `[samples]` (each at most one chunk); their features are computed at admission, on the engine's device, as a batch. Raises ValueError for a clip that is not 1-D."
-    clips = as_clips(clips)
-    return self._queue([_Job(c, None, self.budget_for(-(-max(len(c), SAMPLES_PER_TOKEN) // (HOP_LENGTH * FRAME_STACK)))) for c in clips])
+    "Queue the chunks of one request as 16 kHz mono float32 clips `[samples]` (each at most one chunk); on CUDA each is copied to the engine's device here, and their features are computed at admission, there, as a batch. Raises ValueError for a clip that is not 1-D."
+    return self._queue([self._job(c) for c in as_clips(clips)])
 DecodeEngine.submit = submit
 
 def transcribe_clips(self, clips: list[np.ndarray]) -> list[str]:
@@ -569,12 +581,20 @@ def _sync(self) -> None:
     if self.device.type == 'cuda': torch.cuda.synchronize(self.device)
 DecodeEngine._sync = _sync
 
+def _await_copies(self, jobs: list[_Job]) -> None:
+    "Make the worker's stream wait for the jobs' submit-time copies, and tell the allocator that stream reads their audio; nothing on CPU."
+    for j in (j for j in jobs if j.copied is not None):
+        stream = torch.cuda.current_stream(self.device)
+        stream.wait_event(j.copied); j.audio.record_stream(stream)
+DecodeEngine._await_copies = _await_copies
+
 def _features(self, jobs: list[_Job]) -> tuple[Tensor, Tensor]:
     "Features of the jobs' chunks on the engine's device, zero-padded: float32 [n, T, 320] and lengths [n] long; chunks given as audio in one pass."
+    self._await_copies(jobs)
     if all(j.feats is None for j in jobs):
         feats, lengths = batch_clip_features([j.audio for j in jobs], self.device)
         return feats, torch.tensor(lengths, device=self.device)
-    feats, mask = pad_features([clip_features(j.audio) if j.feats is None else j.feats.cpu() for j in jobs])
+    feats, mask = pad_features([(clip_features(j.audio) if j.feats is None else j.feats).cpu() for j in jobs])
     return feats.to(self.device), mask.sum(1).to(self.device)
 DecodeEngine._features = _features
 
@@ -615,7 +635,7 @@ def _admit(self, pairs: list[tuple[int, _Job]]) -> None:
             for p in pairs: self._admit([p])
         else: self.stats.failed_chunks += 1; jobs[0].future.set_exception(e)
         return
-    for r, j in pairs: self.rows[r] = j
+    for r, j in pairs: self.rows[r] = j; j.audio = j.copied = None   # its audio is not read again: device memory back now
     self.stats.admissions += 1
     self.stats.encode_seconds += t1 - t0; self.stats.prefill_seconds += time.perf_counter() - t1
 DecodeEngine._admit = _admit

@@ -14,7 +14,7 @@ from .audio import SAMPLE_RATE  # Hz, the encoder's training rate
 # %% auto #0
 __all__ = ['N_FFT', 'WIN_LENGTH', 'HOP_LENGTH', 'N_MELS', 'LOGMEL_FLOOR', 'FRAME_STACK', 'FEATURE_DIM', 'SAMPLES_PER_TOKEN',
            'hz_to_mel', 'mel_to_hz', 'mel_filterbank', 'log_mel', 'deltas', 'clip_features', 'pad_features',
-           'batch_features', 'batch_clip_features']
+           'batch_features', 'reflect_padded', 'batch_clip_features']
 
 # %% ../nbs/02_features.ipynb #c005
 N_FFT, WIN_LENGTH, HOP_LENGTH = 512, 400, 160  # samples: 32 ms FFT, 25 ms window, 10 ms hop
@@ -95,15 +95,29 @@ def _framing(n: int) -> tuple[int, int]:
     frames = FRAME_STACK * math.ceil((n // HOP_LENGTH) / FRAME_STACK)
     return max(n, (frames - 1) * HOP_LENGTH + 1), frames
 
-def batch_clip_features(clips: list[np.ndarray], device: torch.device | str = 'cpu') -> tuple[Tensor, list[int]]:
-    "`clip_features` of each 16 kHz mono float32 clip [samples_i], in one pass on `device`: float32 [B, T, 320], zero past each clip's T_i frames, and the T_i."
-    half, sizes = N_FFT // 2, [_framing(len(c)) for c in clips]
-    x = np.zeros((len(clips), max(n for n, _ in sizes) + 2 * half), np.float32)
-    for row, c, (n, _) in zip(x, clips, sizes):           # what stft(center=True) does to the clip alone
-        row[:n + 2 * half] = np.pad(np.pad(np.asarray(c, np.float32), (0, n - len(c))), half, mode='reflect')
+def _as_tensor(clip: np.ndarray | Tensor, device) -> Tensor:
+    "A clip as a float32 tensor on `device`: a tensor already there as it is, anything else copied."
+    if isinstance(clip, Tensor): return clip.to(device, torch.float32)
+    return torch.tensor(clip, dtype=torch.float32, device=device)   # a copy: numpy arrays may be read-only
+
+def reflect_padded(clips: list[Tensor], samples: list[int]) -> Tensor:
+    "1-D float32 clips (one device) as one batch float32 [B, max(samples) + N_FFT]: clip i zero-padded to samples[i] (>= its length and > N_FFT // 2), then reflect-padded by N_FFT // 2 on each side as numpy's `mode='reflect'` (edge not repeated), zeros after; one gather."
+    half, device = N_FFT // 2, clips[0].device
+    flat = torch.cat([*clips, clips[0].new_zeros(1)])           # its last sample: the zero every padding position reads
+    lens = [len(c) for c in clips]
+    start, L, n = torch.tensor([[sum(lens[:i]), lens[i], samples[i]] for i in range(len(clips))],
+                               dtype=torch.int32, device=device).T[..., None]   # each [B, 1]
+    j = torch.arange(max(samples) + 2 * half, dtype=torch.int32, device=device)[None]   # [1, W] output position
+    k = (j - half).abs()                                         # left edge: position j < half reads sample half - j
+    k = torch.where(k >= n, 2 * (n - 1) - k, k)                  # right edge: sample n - 1 + m reads n - 1 - m
+    return flat[torch.where((k < L) & (j < n + 2 * half), start + k, len(flat) - 1)]   # [B, W]
+
+def batch_clip_features(clips: list[np.ndarray | Tensor], device: torch.device | str = 'cpu') -> tuple[Tensor, list[int]]:
+    "`clip_features` of each 16 kHz mono float32 clip [samples_i] (numpy, or a tensor, best already on `device`), in one pass on `device`: float32 [B, T, 320], zero past each clip's T_i frames, and the T_i."
+    sizes = [_framing(len(c)) for c in clips]
+    x = reflect_padded([_as_tensor(c, device) for c in clips], [n for n, _ in sizes])   # what stft(center=True) does to each clip alone
     window, filters = _constants(device)
-    spec = torch.stft(torch.from_numpy(x).to(device), N_FFT, HOP_LENGTH, WIN_LENGTH, window, center=False,
-                      return_complex=True).abs().pow(2)          # [B, 257, frames+]
+    spec = torch.stft(x, N_FFT, HOP_LENGTH, WIN_LENGTH, window, center=False, return_complex=True).abs().pow(2)  # [B, 257, frames+]
     F_, frames = max(f for _, f in sizes), torch.tensor([f for _, f in sizes], device=device)
     logmel = (filters.T @ spec[..., :F_]).clamp_min(1e-10).log10()   # [B, 80, F]
     t = torch.arange(F_, device=device)[None]                        # [1, F]
@@ -114,4 +128,3 @@ def batch_clip_features(clips: list[np.ndarray], device: torch.device | str = 'c
     d = (at(torch.minimum(t + 1, frames[:, None] - 1)) - at((t - 1).clamp(min=0).expand(len(clips), -1))) / 2  # edges repeated
     feats = torch.cat([logmel, d], 1).transpose(1, 2) * valid[..., None]   # [B, F, 160]
     return feats.reshape(len(clips), F_ // FRAME_STACK, FEATURE_DIM), [f // FRAME_STACK for _, f in sizes]
-
