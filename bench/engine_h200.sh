@@ -11,6 +11,7 @@
 #   bash bench/engine_h200.sh build v5                       # uploads through a memfd vs BytesIO (needs ./ab_before: git archive 01a2740 ta | tar -x -C ab_before)
 #   bash bench/engine_h200.sh build encode gputest           # engine v6: the encoder stage, sub-stage by sub-stage; the compiled encoder's GPU tests
 #   bash bench/engine_h200.sh build v6 offline               # engine v6: ta serve with 4 HTTP worker processes beside 1; the engine offline
+#   GPU_NBS='09_engine 09b_engine_process' bash bench/engine_h200.sh build v6b  # v6b: features on the device (encoder stage, GPU tests, offline, HTTP)
 #   bash bench/engine_h200.sh build encode                   # engine v6: the encoder stage per sub-stage, eager vs compiled graphs (bench/encode_h200.py)
 #   bash bench/engine_h200.sh build v6b                      # engine v6b (features on the device, clips copied at submit): encode and offline, records *_v6b
 # All systems: the synthetic full-size checkpoint (random weights, ta.synthetic), fixtures/speech_17s.flac, 3.3 new tokens
@@ -109,9 +110,13 @@ encode() {  # engine v6: features, encoder graph (eager / compiled), prompts, pr
   timeout $(left) python bench/encode_h200.py $CKPT $AUDIO "$OUT/$tag.json" --budget-s ${ENCODE_BUDGET_S:-230} 2>&1 \
     | tee "$OUT/$tag.log" | quiet | tail -80   # the whole log too: max-autotune prints its choices
 }
-v6b() {  # engine v6b: the encoder stage with the clips on the device at admission (no optional compiles), then the engine offline
+v6b() {  # engine v6b: the encoder stage with the clips on the device at admission (no optional compiles), the engine GPU tests
+         # beside the next compile, the engine offline, then ta serve with 4 HTTP worker processes
   ENCODE_TAG=encode_h200_v6b ENCODE_BUDGET_S=0 encode
+  bg_gputest
   TAG=engine_offline_v6b offline
+  TAG=serve_http_v6b_w4 SERVE_ARGS="--http-workers 4" serve
+  wait
 }
 for step in "$@"; do echo "== $step at ${SECONDS}s"; $step; done
 echo "== done at ${SECONDS}s"
