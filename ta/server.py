@@ -183,10 +183,12 @@ class Deadline:
         return DeadlineExceeded(f"the transcript was not ready within the server's {self.limit_s:g} s limit (request_timeout_s); "
                                 "send a shorter recording, or try again when the server is less busy")
     async def wait(self, aw):
-        "`await aw`, or `DeadlineExceeded` (and `aw` cancelled) once the deadline passes."
-        try: return await asyncio.wait_for(aw, max(0.0, self.left()))
+        "`await aw`, or `DeadlineExceeded` (and `aw` cancelled) once the deadline passes; a `TimeoutError` of `aw`'s own passes through."
+        timeout = asyncio.timeout_at(self.at)
+        try:
+            async with timeout: return await aw
         except TimeoutError:
-            if self.left() > 0: raise
+            if not timeout.expired(): raise
             raise self.error() from None
 
 # %% ../nbs/06_server.ipynb #c013
