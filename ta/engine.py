@@ -13,6 +13,7 @@ import torch
 import torch.nn.functional as F
 from torch import Tensor
 from .audio import SAMPLE_RATE
+from .errors import NotReady
 from .features import clip_features, batch_clip_features, pad_features, HOP_LENGTH, FRAME_STACK, SAMPLES_PER_TOKEN, FEATURE_DIM
 from .model import ASRModel, _until_stop
 from .pipeline import split_chunks, join_texts
@@ -500,9 +501,9 @@ def budget_for(self, frames: int) -> int:
 DecodeEngine.budget_for = budget_for
 
 def _queue(self, jobs: list[_Job]) -> list[Future]:
-    "Queue the jobs of one request; one `Future[str]` per job. Raises RuntimeError once closed."
+    "Queue the jobs of one request; one `Future[str]` per job. Raises `NotReady` (503) once closed."
     with self._cv:
-        if self._closed: raise RuntimeError('the engine is closed')
+        if self._closed: raise NotReady('the server is shutting down; send the request again')
         for j in jobs: j.queued_step = self.stats.decode_steps
         if jobs: self._queues[self._next_request] = deque(jobs); self._next_request += 1; self._cv.notify()
     return [j.future for j in jobs]
@@ -679,7 +680,7 @@ def _run(self) -> None:
             if pairs: self._admit(pairs)
             if self.running: self._decode_once()
         except Exception as e: self._fail_running(e)
-    gone = RuntimeError('the server is shutting down; send the request again')
+    gone = NotReady('the server is shutting down; send the request again')
     self._fail_running(gone)
     with self._cv:
         for q in self._queues.values():

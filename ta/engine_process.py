@@ -4,7 +4,7 @@
 
 # %% ../nbs/09b_engine_process.ipynb #7621b877
 from __future__ import annotations
-import atexit, functools, logging, os, pickle, queue, shutil, signal, socket, tempfile, threading, time
+import atexit, ctypes, functools, logging, os, pickle, queue, shutil, signal, socket, tempfile, threading, time
 import multiprocessing as mp
 import multiprocessing.util
 from concurrent.futures import Future
@@ -12,16 +12,22 @@ from multiprocessing.connection import Client, Connection
 import numpy as np
 import torch
 from .engine import EngineStats, GraphMode, as_clips
-from .errors import TaError, WorkerStopped
+from .errors import NotReady, TaError, WorkerStopped
 
 # %% auto #0
-__all__ = ['LOG_FORMAT', 'TRIM_INTERVAL_S', 'log', 'LINK_BACKLOG', 'portable', 'counters', 'describe', 'Answers', 'serve_link',
-           'Links', 'engine_main', 'EngineLink', 'submit', 'refresh_stats', 'close', 'EngineProcess', 'engine_listener']
+__all__ = ['LOG_FORMAT', 'TRIM_INTERVAL_S', 'log', 'LINK_BACKLOG', 'name_process', 'portable', 'counters', 'describe', 'Answers',
+           'serve_link', 'Links', 'engine_main', 'EngineLink', 'submit', 'refresh_stats', 'close', 'EngineProcess',
+           'engine_listener']
 
 # %% ../nbs/09b_engine_process.ipynb #7c7bab90
 LOG_FORMAT = '%(asctime)s %(levelname)s %(name)s: %(message)s'  # the server's log lines, in both processes
 TRIM_INTERVAL_S = 10.0   # the child gives freed memory back (glibc malloc_trim) at most this often, when idle after work
 log = logging.getLogger('ta.engine_process')
+
+def name_process(name: str):
+    "Name this process for `ps -o comm`, `top` and `pgrep` (Linux `prctl(PR_SET_NAME)`, at most 15 bytes); nothing elsewhere."
+    try: ctypes.CDLL(None, use_errno=True).prctl(15, name.encode()[:15], 0, 0, 0)
+    except (OSError, AttributeError): pass
 
 def portable(e: BaseException) -> BaseException:
     "`e` if it survives pickling (to cross the pipe), else a RuntimeError with its type and message."
@@ -127,7 +133,7 @@ class Links:
 def engine_main(conn, listener: socket.socket | None, load, *args):
     "The child process: `engine = load(*args)`, then serve the owner's pipe `conn` (and links accepted on `listener`) until the pipe closes, `close` comes, or the engine's worker dies."
     signal.signal(signal.SIGINT, signal.SIG_IGN)   # Ctrl-C reaches the whole process group: the server stops us
-    logging.basicConfig(level=logging.INFO, format=LOG_FORMAT)
+    name_process('ta-engine'); logging.basicConfig(level=logging.INFO, format=LOG_FORMAT)
     links = Links(listener) if listener is not None else None
     try: engine = load(*args)
     except BaseException as e:
@@ -220,7 +226,7 @@ def _read(self):
             with self._counters: self._seen = seen; self._counters.notify_all()
     except (EOFError, OSError): pass
     self._ended_now()
-    gone = RuntimeError('the server is shutting down; send the request again') if self._closing else self._stopped()
+    gone = NotReady('the server is shutting down; send the request again') if self._closing else self._stopped()
     for futures in list(self._pending.values()):
         for f in futures:
             if f.set_running_or_notify_cancel(): f.set_exception(gone)

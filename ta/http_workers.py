@@ -7,7 +7,7 @@ from __future__ import annotations
 import functools, logging, math, os, signal, socket, threading, time
 import multiprocessing as mp
 import multiprocessing.connection
-from .engine_process import EngineLink, EngineProcess, engine_listener, LOG_FORMAT
+from .engine_process import EngineLink, EngineProcess, engine_listener, name_process, LOG_FORMAT
 from .errors import TaError
 from .server import COUNTER_SLOTS, CounterRows, check_port, check_settings, load_for_serving, pick_device, serve
 from .settings import LISTEN_BACKLOG, Settings
@@ -47,19 +47,20 @@ def worker_settings(settings: Settings, n: int) -> Settings:
 # %% ../nbs/09d_http_workers.ipynb #hw09
 FOLLOW_S = 0.2   # how often an HTTP worker process looks at the supervisor's stop level, and checks that the supervisor is alive
 
-def _follow_supervisor(parent: int, stops):
-    "For each rise of the shared stop level `stops` (a RawValue), send this process SIGTERM once (the first drains, the second cuts the drain short), and one SIGTERM if the supervisor `parent` is gone (killed without a word)."
+def _follow_supervisor(parent: int, stops, server):
+    "For each rise of the shared stop level `stops` (a RawValue), one `server.handle_exit` (the first drains, the second cuts the drain short); one if the supervisor `parent` is gone (killed without a word)."
     handled = 0
     while os.getppid() == parent:
-        while handled < stops.value: handled += 1; os.kill(os.getpid(), signal.SIGTERM)
+        while handled < stops.value: handled += 1; server.handle_exit(signal.SIGTERM, None)
         time.sleep(FOLLOW_S)
-    os.kill(os.getpid(), signal.SIGTERM)
+    server.handle_exit(signal.SIGTERM, None)
 
 def run_http_worker(settings: Settings, sock: socket.socket, address: str, array, stops, row: int, parent: int):
-    "One HTTP worker process: `serve` on the shared `sock`, its engine a link to the engine process at `address`, its counters in row `row` of `array`; it stops when the supervisor (`parent`) raises `stops`, not on the terminal's signals."
-    os.setpgrp()   # a terminal's Ctrl-C reaches the supervisor only
-    threading.Thread(target=_follow_supervisor, args=(parent, stops), name='ta-follow-supervisor', daemon=True).start()
-    raise SystemExit(serve(settings, [sock], functools.partial(EngineLink.connect, address), CounterRows(array, row)))
+    "One HTTP worker process: `serve` on the shared `sock`, its engine a link to the engine process at `address`, its counters in row `row` of `array`; it stops when the supervisor (`parent`) raises `stops`, and ignores signals (a terminal's Ctrl-C, or a service manager's SIGTERM to every process, reach the supervisor too)."
+    for sig in (signal.SIGINT, signal.SIGTERM): signal.signal(sig, signal.SIG_IGN)
+    name_process(f'ta-http-{row}')
+    raise SystemExit(serve(settings, [sock], functools.partial(EngineLink.connect, address), CounterRows(array, row),
+                           functools.partial(_follow_supervisor, parent, stops)))
 
 # %% ../nbs/09d_http_workers.ipynb #hw11
 class Supervisor:
@@ -79,7 +80,7 @@ class Supervisor:
         except Exception as e: self.error = e; log.error('cannot load the model: %s', e)
 
     def _start(self, row: int):
-        "Start HTTP worker `row` with SIGINT ignored until it has left this process group (an ignored signal stays ignored across exec)."
+        "Start HTTP worker `row` with SIGINT ignored from its first instruction (an ignored signal stays ignored across exec)."
         before = signal.signal(signal.SIGINT, signal.SIG_IGN)
         try:
             p = self.ctx.Process(target=run_http_worker, args=(*self.args, row, os.getpid()), name=f'ta-http-{row}')
@@ -88,8 +89,8 @@ class Supervisor:
         return p
 
     def pass_on(self, sig: int, frame=None):
-        "A signal came: raise the stop level, which each worker follows within `FOLLOW_S` (the first drains them, the second cuts the drain short), one still starting as soon as it runs."
-        self.stopping = True; self.stops.value += 1
+        "A signal came: raise the stop level, which each worker follows within `FOLLOW_S` (the first drains them, the second cuts the drain short), one still starting as soon as it runs. The port is closed here: once the workers close theirs, new connections are refused, not left waiting."
+        self.stopping = True; self.stops.value += 1; self.sock.close()
 
     def watch(self) -> int:
         "Until every worker has exited: restart one that crashed (an exit code other than 0 or 1, 1 being a model that cannot load, which ends them all). Then stop the engine; the exit code (1: the model could not be loaded)."

@@ -4,7 +4,7 @@
 
 # %% ../nbs/06_server.ipynb #c002
 from __future__ import annotations
-import asyncio, base64, binascii, ctypes, ctypes.util, errno, functools, hmac, json, logging, os, re, resource, socket, threading, time, urllib.parse, warnings, zlib
+import asyncio, base64, binascii, contextlib, ctypes, ctypes.util, errno, functools, hmac, json, logging, os, re, resource, socket, threading, time, urllib.parse, warnings, zlib
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, fields
 from contextlib import asynccontextmanager
@@ -29,7 +29,7 @@ from .model import ASRModel
 from .settings import Settings, LISTEN_BACKLOG
 
 # %% auto #0
-__all__ = ['MAX_SPEAKERS', 'log', 'COUNTER_SLOTS', 'PUBLISH_INTERVAL_S', 'STAGES', 'transcribe_router', 'health_router',
+__all__ = ['MAX_SPEAKERS', 'log', 'COUNTER_SLOTS', 'GAUGES', 'PUBLISH_INTERVAL_S', 'STAGES', 'transcribe_router', 'health_router',
            'stats_router', 'docs_router', 'Options', 'parse_options', 'require_ready', 'Episode', 'InFlight', 'Claim',
            'admitted', 'off_loop', 'Deadline', 'read_body', 'decode_content', 'single_valued', 'parse_request',
            'parse_form', 'pick_device', 'quiet_notices', 'load_for_serving', 'start_engine', 'warm_up', 'CounterRows',
@@ -395,23 +395,32 @@ def warm_up(model: DecodeEngine | ASRModel, seconds: tuple[float, ...] = (1.0, 4
 
 # %% ../nbs/06_server.ipynb #ctr02
 COUNTER_SLOTS = 64         # numbers in one process's row of `CounterRows` (`Engine.counters` has 20)
+GAUGES = ('inflight.requests', 'inflight.audio_seconds', 'inflight.max_requests', 'inflight.max_audio_seconds',
+          'connections.open', 'connections.waiting', 'connections.max')   # readings of now; every other number counts up
 PUBLISH_INTERVAL_S = 0.5   # how often an HTTP worker process copies its gauges (in flight, connections) to its row
 
 def _numbers(d: dict) -> list:
     "The numbers of a nested dict, depth first, in its order."
     return [x for v in d.values() for x in (_numbers(v) if isinstance(v, dict) else [v])]
 
+def _paths(d: dict, at: str = '') -> list[str]:
+    "The dotted key path of each number of `_numbers(d)`, in the same order."
+    return [p for k, v in d.items() for p in (_paths(v, f'{at}{k}.') if isinstance(v, dict) else [f'{at}{k}'])]
+
 def _refill(d: dict, numbers) -> dict:
     "`d` with each number replaced by the next of the iterator `numbers`, cast to the type it replaces."
     return {k: _refill(v, numbers) if isinstance(v, dict) else type(v)(next(numbers)) for k, v in d.items()}
 
 class CounterRows:
-    "One row of numbers per HTTP worker process in shared memory (`array`: a `multiprocessing` RawArray of float64, processes x `COUNTER_SLOTS`); each process writes only its own row (`row`), any process sums them all."
-    def __init__(self, array, row: int): self.array, self.row, self.processes = array, row, len(array) // COUNTER_SLOTS
+    "One row of numbers per HTTP worker process in shared memory (`array`: a `multiprocessing` RawArray of float64, processes x `COUNTER_SLOTS`); each process writes only its own row (`row`), any process sums them all. A process that takes over the row of one that died adds its counts to what the row holds (counters never go back), while `GAUGES` are its own."
+    def __init__(self, array, row: int):
+        self.array, self.row, self.processes = array, row, len(array) // COUNTER_SLOTS
+        self.base = list(array[row * COUNTER_SLOTS:(row + 1) * COUNTER_SLOTS])   # a dead predecessor's last counts (zeros at first)
     def publish(self, counters: dict):
-        "Write the numbers of `counters` to this process's row. Raises ValueError past `COUNTER_SLOTS`."
+        "Write the numbers of `counters` (plus the row's base, gauges apart) to this process's row. Raises ValueError past `COUNTER_SLOTS`."
         xs = _numbers(counters)
         if len(xs) > COUNTER_SLOTS: raise ValueError(f'{len(xs)} counters do not fit a row of {COUNTER_SLOTS}')
+        xs = [x if p in GAUGES else x + b for x, p, b in zip(xs, _paths(counters), self.base)]
         self.array[self.row * COUNTER_SLOTS:self.row * COUNTER_SLOTS + len(xs)] = xs
     def total(self, counters: dict) -> dict:
         "`counters`' shape with each number the sum over every row."
@@ -847,8 +856,8 @@ def check_settings(settings: Settings):
     if settings.graph_mode in ('graph', 'compiled') and device.type != 'cuda':
         raise TaError(f"--graph-mode {settings.graph_mode} needs a CUDA device, and this server would run on {device}; use --graph-mode eager")
 
-def serve(settings: Settings, sockets: list[socket.socket] | None = None, start=None, rows: CounterRows | None = None) -> int:
-    "Run uvicorn (one HTTP process) until interrupted; exit code 1 when the model cannot be loaded. Raises `TaError` for a device this machine lacks or a port in use. An HTTP worker process of `ta serve --http-workers` (`ta.http_workers`) passes the shared listening `sockets`, how it reaches the engine (`start`) and its counters' row (`rows`)."
+def serve(settings: Settings, sockets: list[socket.socket] | None = None, start=None, rows: CounterRows | None = None, follow=None) -> int:
+    "Run uvicorn (one HTTP process) until interrupted; exit code 1 when the model cannot be loaded. Raises `TaError` for a device this machine lacks or a port in use. An HTTP worker process of `ta serve --http-workers` (`ta.http_workers`) passes the shared listening `sockets`, how it reaches the engine (`start`), its counters' row (`rows`), and `follow(server)`, run in a thread: then it is stopped by `follow` calling `server.handle_exit`, not by signals."
     import uvicorn
     check_settings(settings)
     if sockets is None: check_port(settings.host, settings.port)
@@ -859,8 +868,11 @@ def serve(settings: Settings, sockets: list[socket.socket] | None = None, start=
             engine = app.state.engine
             if engine.draining and not engine.cut: return engine.cut_short()  # the second: end the drain now, still shut down cleanly
             engine.drain(); super().handle_exit(sig, frame)                    # a third forces uvicorn out
+        def capture_signals(self):   # an HTTP worker process listens to its supervisor (`follow`), not to signals
+            return contextlib.nullcontext() if follow else super().capture_signals()
     server = Server(server_config(app, settings))
     logging.basicConfig(level=logging.INFO, format=LOG_FORMAT)
+    if follow: threading.Thread(target=follow, args=(server,), name='ta-follow', daemon=True).start()
     try: server.run(sockets=sockets)
     except KeyboardInterrupt: pass  # uvicorn raises the Ctrl-C it handled again once it has shut down cleanly
     return 1 if failed else 0

@@ -92,7 +92,7 @@ def rss_mb(pid: int) -> float:
         except (FileNotFoundError, ProcessLookupError, StopIteration): pass   # ended since it was listed
     return kb * 1024 / 1e6   # the kernel writes kB (KiB)
 
-_STARTED = re.compile(r'Uvicorn running on (http://\S+)')
+_STARTED = re.compile(r'(?:Uvicorn running on|ta serve listening on) (http://\S+)')   # one HTTP process, or several (--http-workers)
 
 @contextmanager
 def local_server(flags: list[str] = (), log_path: str | Path | None = None, start_timeout_s: float = 300.0):
