@@ -9,7 +9,7 @@ import multiprocessing as mp
 import multiprocessing.connection
 from .engine_process import EngineLink, EngineProcess, engine_listener, name_process, LOG_FORMAT
 from .errors import TaError
-from .server import COUNTER_SLOTS, CounterRows, check_port, check_settings, load_for_serving, pick_device, serve
+from .server import COUNTER_SLOTS, CounterRows, bind_port, check_settings, load_for_serving, pick_device, serve
 from .settings import LISTEN_BACKLOG, Settings
 
 # %% auto #0
@@ -33,10 +33,8 @@ def check_workers(settings: Settings, n: int):
     if n > 1 and settings.gpus: raise TaError(f'--http-workers {n} and --gpus cannot be combined yet: use one of them')
 
 def listen_socket(host: str, port: int) -> socket.socket:
-    "A TCP socket listening on host:port (0: a free port) for the HTTP worker processes to share. Raises `TaError` when the port is taken (`check_port`)."
-    check_port(host, port)
-    s = socket.socket(socket.AF_INET6 if ':' in host else socket.AF_INET)
-    s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1); s.bind((host, port)); s.listen(LISTEN_BACKLOG)
+    "A TCP socket listening on host:port (0: a free port) for the HTTP worker processes to share. Raises `TaError` when the port is taken (`bind_port`)."
+    s = bind_port(host, port); s.listen(LISTEN_BACKLOG)
     return s
 
 def worker_settings(settings: Settings, n: int) -> Settings:

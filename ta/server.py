@@ -36,8 +36,8 @@ __all__ = ['MAX_SPEAKERS', 'log', 'COUNTER_SLOTS', 'GAUGES', 'PUBLISH_INTERVAL_S
            'publish_counters', 'Engine', 'get_engine', 'check_api_key', 'Word', 'SpeakerTurn', 'Transcription',
            'ErrorBody', 'decode_upload', 'record', 'post_transcribe', 'get_health', 'get_stats', 'add_error_handlers',
            'ConnectionGuard', 'GuardedH11', 'quiet_floods', 'raise_open_file_limit', 'trim_now', 'trim_memory',
-           'get_docs', 'get_redoc', 'build_app', 'check_port', 'server_config', 'check_settings', 'serve', 'launch',
-           'wait_healthy']
+           'get_docs', 'get_redoc', 'build_app', 'bind_port', 'check_port', 'server_config', 'check_settings', 'serve',
+           'launch', 'wait_healthy']
 
 # %% ../nbs/06_server.ipynb #c008
 @dataclass(frozen=True)
@@ -826,16 +826,20 @@ def build_app(settings: Settings | None = None, on_failure=None, start=None, row
     add_error_handlers(app); add_openai_errors(app)
     return app
 
+def bind_port(host: str, port: int) -> socket.socket:
+    "A TCP socket bound to `port` on `host` (0: a free port the system picks). Raises `TaError` suggesting `--port` when it is taken."
+    s = socket.socket(socket.AF_INET6 if ':' in host else socket.AF_INET)
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds: a port in TIME_WAIT is free
+    try: s.bind((host, port)); return s
+    except OSError as e:
+        s.close()
+        if e.errno != errno.EADDRINUSE: raise TaError(f"cannot listen on {host}:{port}: {e.strerror}; check --host and --port") from None
+        raise TaError(f"port {port} on {host} is already in use (another ta serve?); choose another with --port, "
+                      f"e.g. --port {port + 1 if port < 65535 else 8001}, or stop the program using it") from None
+
 def check_port(host: str, port: int):
     "Raise `TaError` suggesting `--port` when `port` on `host` is taken (0: the system picks one, always free)."
-    if port == 0: return
-    with socket.socket(socket.AF_INET6 if ':' in host else socket.AF_INET) as s:
-        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds: a port in TIME_WAIT is free
-        try: s.bind((host, port))
-        except OSError as e:
-            if e.errno != errno.EADDRINUSE: raise TaError(f"cannot listen on {host}:{port}: {e.strerror}; check --host and --port") from None
-            raise TaError(f"port {port} on {host} is already in use (another ta serve?); choose another with --port, "
-                          f"e.g. --port {port + 1 if port < 65535 else 8001}, or stop the program using it") from None
+    if port: bind_port(host, port).close()
 
 def server_config(app: FastAPI, settings: Settings):
     "uvicorn's `Config` for `app`: `GuardedH11` connections, keep-alive, graceful shutdown, proxy headers only from `forwarded_allow_ips`."
