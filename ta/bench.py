@@ -114,7 +114,7 @@ def _fix_means(before: dict, after: dict, d: dict, mean_weight: tuple | None = N
         counters = {f.name for f in fields(EngineStats)} - {'steps_by_bucket'}
         means = EngineStats(**{k: d[k] for k in counters if _num(d.get(k))}).as_dict()
         for k in [k for k in d if k.endswith('_since_start')]: d.pop(k)
-        d.update({k: v for k, v in means.items() if k.startswith('mean_') or k == 'padding_share'})
+        d.update({k: v for k, v in means.items() if k in d and (k.startswith('mean_') or k.endswith('padding_share'))})
 
 def stats_diff(before: dict | None, after: dict) -> dict:
     "A `/stats` (or `Stats.as_dict()`) snapshot minus an earlier one: counters subtracted, means over the interval, gauges (`GAUGES`) left out."

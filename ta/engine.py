@@ -25,14 +25,14 @@ __all__ = ['BUCKETS', 'PREFILL_BUCKETS', 'ADMIT_MIN_CHUNKS', 'ADMIT_MAX_WAIT', '
            'GIL_SWITCH_S', 'MAX_FRAMES', 'ENCODER_MIN_ROWS', 'SYNTHETIC_TOKENS_PER_SECOND', 'GraphMode', 'buckets_for',
            'bucket_table', 'fast_decode_kernel', 'ban_repeated_ngrams_', 'RowPool', 'new_pool', 'rows_view',
            'fuse_projections_', 'project', 'mlp', 'attention_step', 'linear_attention_step', 'sample', 'decode_step',
-           'attention_prefill', 'linear_attention_prefill', 'prefill', 'EncoderGraph', 'capture_encoder',
-           'PrefillGraph', 'encode_with', 'EngineStats', 'DecodeEngine', 'capture', 'capture_prefill', 'setup',
-           'token_budget', 'budget_for', 'submit_features', 'as_clips', 'submit', 'transcribe_clips', 'transcribe',
-           'close']
+           'causal_conv_prefill', 'chunk_delta_rule_prefill', 'attention_prefill', 'linear_attention_prefill',
+           'prefill_states', 'write_rows', 'prefill', 'EncoderGraph', 'capture_encoder', 'PrefillGraph', 'encode_with',
+           'EngineStats', 'DecodeEngine', 'capture', 'capture_prefill', 'setup', 'token_budget', 'budget_for',
+           'submit_features', 'as_clips', 'submit', 'transcribe_clips', 'transcribe', 'close']
 
 # %% ../nbs/09_engine.ipynb #c006
 BUCKETS = (1, 2, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128)  # row counts a decode step is captured for
-PREFILL_BUCKETS = (1, 2, 4, 8, 16, 32, 64)  # rows of a prefill: an admission is padded to one of these (one CUDA graph each)
+PREFILL_BUCKETS = (1, 2, 4, 8, 12, 16, 24, 32, 48, 64)  # rows of a prefill: an admission is padded to one of these (one CUDA graph each)
 ADMIT_MIN_CHUNKS = 32     # while rows are running, an admission waits until this many chunks wait (or as many as rows are free)...
 ADMIT_MAX_WAIT = 32       # ...or until the oldest waiting chunk has waited this many decode steps
 MAX_CHUNK_SECONDS = 18.0  # longest chunk `ta.audio.chunk_bounds` cuts; sizes each row's KV cache
@@ -216,41 +216,56 @@ def decode_step(decoder, pool: RowPool, stop_ids: Tensor, pad_id: int, ngram: in
     sample(pool, decoder.lm_head(m.norm(x)), stop_ids, pad_id, ngram)
 
 # %% ../nbs/09_engine.ipynb #c019
-def _kernels(lin, x: Tensor) -> tuple:
-    "Gated DeltaNet layer `lin`'s causal conv and chunked delta rule, from its modeling module: causal-conv1d's and fla's kernels where installed (transformers points those names at them) for CUDA tensors `x`, the torch references otherwise (the kernels refuse CPU tensors: `--device cpu` on a GPU machine)."
-    m = sys.modules[type(lin).__module__]
-    fns = (m.causal_conv1d_fn, m.torch_chunk_gated_delta_rule)
-    return fns if x.is_cuda else tuple(inspect.unwrap(f) for f in fns)
+def _kernel_or_reference(module: str, name: str, x: Tensor):
+    "Function `name` of the modeling module `module` for tensors like `x`: on CUDA as bound there (transformers points it at causal-conv1d's or fla's kernel where installed), on CPU the torch reference under its wrapper (the kernels refuse CPU tensors: `--device cpu` on a GPU machine)."
+    f = getattr(sys.modules[module], name)
+    return f if x.is_cuda else inspect.unwrap(f)
 
-def attention_prefill(attn, h: Tensor, k_cache: Tensor, v_cache: Tensor, rows: Tensor, cos: Tensor, sin: Tensor, allowed: Tensor) -> Tensor:
-    "Gated GQA attention over left-padded prompts h [B, L, D] -> [B, L, D]; writes k, v to columns < L of `rows` [B] of k_cache, v_cache [R, KV, C, hd], zeroing the others."
+@torch.library.custom_op('ta::causal_conv_prefill', mutates_args=())
+def causal_conv_prefill(x: Tensor, weight: Tensor, bias: Tensor | None, activation: str, module: str) -> Tensor:
+    "Depthwise causal convolution of x [B, L, C] (time-major) with weight [C, K] and bias [C], then `activation`: [B, L, C] in x's dtype, by `module`'s `causal_conv1d_fn`. An op of its own, so inductor compiles the prefill around it as one graph."
+    conv = _kernel_or_reference(module, 'causal_conv1d_fn', x)
+    # channels last with a row stride of C: causal-conv1d takes that layout when C is a multiple of 8 (the full model's 6144)
+    return conv(x.contiguous().transpose(1, 2), weight, bias, activation=activation).transpose(1, 2).contiguous()
+
+@causal_conv_prefill.register_fake
+def _(x, weight, bias, activation, module): return torch.empty_like(x, memory_format=torch.contiguous_format)
+
+@torch.library.custom_op('ta::chunk_delta_rule_prefill', mutates_args=())
+def chunk_delta_rule_prefill(q: Tensor, k: Tensor, v: Tensor, g: Tensor, beta: Tensor, module: str) -> tuple[Tensor, Tensor]:
+    "Gated delta rule over whole prompts from a zero state, q and k L2-normalised: q, k [B, L, H, dk], v [B, L, HV, dv], g (log decay) and beta [B, L, HV] -> o [B, L, HV, dv] in v's dtype and the final state [B, HV, dk, dv] fp32, by `module`'s `torch_chunk_gated_delta_rule` (fla's chunked kernel on CUDA where installed)."
+    rule = _kernel_or_reference(module, 'torch_chunk_gated_delta_rule', q)
+    o, state = rule(q, k, v, g=g, beta=beta, initial_state=None, output_final_state=True, use_qk_l2norm_in_kernel=True)
+    return o.to(v.dtype).contiguous(), state.float()
+
+@chunk_delta_rule_prefill.register_fake
+def _(q, k, v, g, beta, module):
+    return torch.empty_like(v, memory_format=torch.contiguous_format), v.new_empty(v.shape[0], v.shape[2], k.shape[3], v.shape[3], dtype=torch.float32)
+
+def attention_prefill(attn, h: Tensor, cos: Tensor, sin: Tensor, allowed: Tensor) -> tuple[Tensor, Tensor, Tensor]:
+    "Gated GQA attention over left-padded prompts h [B, L, D]: its output [B, L, D] and the prompts' keys and values [B, KV, L, hd]."
     B, L, hd = *h.shape[:2], attn.head_dim
     qg, k, v = project(attn, h)
     q, gate = qg.view(B, L, -1, 2 * hd).chunk(2, -1)                                 # [B, L, H, hd] each
     q = _rope(attn.q_norm(q).transpose(1, 2), cos, sin)                              # [B, H, L, hd]
     k = _rope(attn.k_norm(k.view(B, L, -1, hd)).transpose(1, 2), cos, sin)           # [B, KV, L, hd]
     v = v.view(B, L, -1, hd).transpose(1, 2)
-    room = (0, 0, 0, k_cache.shape[2] - L)
-    k_cache.index_copy_(0, rows, F.pad(k, room)); v_cache.index_copy_(0, rows, F.pad(v, room))
     o = F.scaled_dot_product_attention(q, k, v, attn_mask=allowed, enable_gqa=True)  # [B, H, L, hd]
-    return attn.o_proj(o.transpose(1, 2).reshape(B, L, -1) * torch.sigmoid(gate.reshape(B, L, -1)))
+    return attn.o_proj(o.transpose(1, 2).reshape(B, L, -1) * torch.sigmoid(gate.reshape(B, L, -1))), k, v
 
-def linear_attention_prefill(lin, h: Tensor, keep: Tensor, conv_state: Tensor, rec_state: Tensor, rows: Tensor) -> Tensor:
-    "Gated DeltaNet over left-padded prompts h [B, L, D] (keep [B, L, 1]: 0 on padding) -> [B, L, D]; writes the conv state [conv_dim, K] and fp32 recurrent state of each prompt to its row of conv_state, rec_state."
+def linear_attention_prefill(lin, h: Tensor, keep: Tensor) -> tuple[Tensor, Tensor, Tensor]:
+    "Gated DeltaNet over left-padded prompts h [B, L, D] (keep [B, L, 1]: 0 on padding): its output [B, L, D], each prompt's conv state (its last K inputs) [B, conv_dim, K] and fp32 recurrent state [B, HV, dk, dv]."
     B, L, _ = h.shape
-    (conv, delta_rule), K = _kernels(lin, h), conv_state.shape[-1]
+    module, K = type(lin).__module__, lin.conv1d.weight.shape[-1]
     qkv, z, beta, a = project(lin, h * keep)                                          # padding never reaches a state
-    qkv = qkv.contiguous().transpose(1, 2)   # [B, conv_dim, L], channels last with a stride of conv_dim (causal-conv1d wants a multiple of 8)
-    conv_state.index_copy_(0, rows, F.pad(qkv, (max(0, K - L), 0))[:, :, -K:])         # the last K inputs: the step's window
-    x = conv(qkv, lin.conv1d.weight.squeeze(1), lin.conv1d.bias, activation=lin.activation).transpose(1, 2)
+    window = F.pad(qkv.transpose(1, 2), (max(0, K - L), 0))[:, :, -K:]                # the last K inputs: the step's window
+    x = causal_conv_prefill(qkv, lin.conv1d.weight.squeeze(1), lin.conv1d.bias, lin.activation, module)
     q, k, v = x.split([lin.key_dim, lin.key_dim, lin.value_dim], -1)
     q, k, v = q.reshape(B, L, -1, lin.head_k_dim), k.reshape(B, L, -1, lin.head_k_dim), v.reshape(B, L, -1, lin.head_v_dim)
-    beta = beta.sigmoid()                                                             # [B, L, HV]
     g = -lin.A_log.float().exp() * F.softplus(a.float() + lin.dt_bias)
-    o, state = delta_rule(q, k, v, g=g, beta=beta, initial_state=None, output_final_state=True,
-                                     use_qk_l2norm_in_kernel=True)       # o [B, L, HV, dv], state [B, HV, dk, dv]
-    rec_state.index_copy_(0, rows, state.float())
-    return lin.out_proj(lin.norm(o.reshape(-1, lin.head_v_dim), z.reshape(-1, lin.head_v_dim)).view(B, L, -1))
+    o, state = chunk_delta_rule_prefill(q, k, v, g, beta.sigmoid(), module)            # o [B, L, HV, dv], state [B, HV, dk, dv]
+    out = lin.out_proj(lin.norm(o.reshape(-1, lin.head_v_dim), z.reshape(-1, lin.head_v_dim)).view(B, L, -1))
+    return out, window, state
 
 def _prefill_rope(rot, pos: Tensor, dtype: torch.dtype) -> tuple[Tensor, Tensor]:
     "cos, sin [B, 1, L, rotary_dim] of positions pos [B, L] (text positions: every rotary section at the same position)."
@@ -258,30 +273,46 @@ def _prefill_rope(rot, pos: Tensor, dtype: torch.dtype) -> tuple[Tensor, Tensor]
     angle = torch.cat([angle, angle], -1)[:, None]
     return (angle.cos() * rot.attention_scaling).to(dtype), (angle.sin() * rot.attention_scaling).to(dtype)
 
-@torch.inference_mode()
-def prefill(decoder, pool: RowPool, rows: Tensor, embeds: Tensor, mask: Tensor, budgets: Tensor, stop_ids: Tensor) -> None:
-    "Run left-padded prompts embeds [B, L, D] (mask [B, L], 1 on real tokens) into pool rows `rows` [B], sampling each one's first token; `budgets` [B] most new tokens. Capturable."
+def prefill_states(decoder, embeds: Tensor, mask: Tensor) -> tuple[Tensor, list, list, list]:
+    "The forward of left-padded prompts embeds [B, L, D] (mask [B, L] long, 1 on real tokens), writing nothing: each prompt's first token [B] long; per full-attention layer its keys and values [B, KV, L, hd]; per Gated DeltaNet layer its conv states [B, conv_dim, K] and fp32 recurrent states [B, HV, dk, dv]. Compilable as one graph."
     (B, L), m = mask.shape, decoder.model
-    assert len(rows) == B and L + pool.new_tokens <= pool.cache_len, (len(rows), B, L, pool.new_tokens, pool.cache_len)
     pad, col = (mask == 0).sum(1), torch.arange(L, device=mask.device)                # [B], [L]
     cos, sin = _prefill_rope(m.rotary_emb, (col - pad[:, None]).clamp(min=0), embeds.dtype)
     key, query = col[None, None], col[None, :, None]
     allowed = ((key <= query) & (key >= pad[:, None, None]) | (key == query))[:, None]  # [B, 1, L, L]: causal, no padding key
-    keep, x, n_kv, n_lin = mask[..., None].to(embeds.dtype), embeds, 0, 0
+    keep, x, kv, conv, rec = mask[..., None].to(embeds.dtype), embeds, [], [], []
     for layer in m.layers:
         h = layer.input_layernorm(x)
         if hasattr(layer, 'linear_attn'):
-            x = x + linear_attention_prefill(layer.linear_attn, h, keep, pool.conv[n_lin], pool.rec[n_lin], rows); n_lin += 1
+            o, window, state = linear_attention_prefill(layer.linear_attn, h, keep); conv.append(window); rec.append(state)
         else:
-            x = x + attention_prefill(layer.self_attn, h, *pool.kv[n_kv], rows, cos, sin, allowed); n_kv += 1
+            o, k, v = attention_prefill(layer.self_attn, h, cos, sin, allowed); kv.append((k, v))
+        x = x + o
         x = x + mlp(layer.mlp, layer.post_attention_layernorm(x))
     first = decoder.lm_head(m.norm(x[:, -1])).float().argmax(-1)                      # [B]; no n-gram to ban yet
+    return first, kv, conv, rec
+
+def write_rows(pool: RowPool, rows: Tensor, mask: Tensor, budgets: Tensor, stop_ids: Tensor, first: Tensor, kv: list, conv: list, rec: list) -> None:
+    "Move a prefill's outputs (`prefill_states`) into pool rows `rows` [B]: keys and values to KV columns < L (the others zeroed), conv and recurrent states, and each row's first token, position, padding, budget (`budgets` [B], capped at the pool's new tokens) and done flag."
+    L = mask.shape[1]
+    for (k_cache, v_cache), (k, v) in zip(pool.kv, kv):
+        room = (0, 0, 0, k_cache.shape[2] - L)
+        k_cache.index_copy_(0, rows, F.pad(k, room)); v_cache.index_copy_(0, rows, F.pad(v, room))
+    for conv_state, window in zip(pool.conv, conv): conv_state.index_copy_(0, rows, window)
+    for rec_state, state in zip(pool.rec, rec): rec_state.index_copy_(0, rows, state)
     budgets = budgets.clamp(max=pool.new_tokens)
-    pool.pad.index_copy_(0, rows, pad); pool.pos.index_fill_(0, rows, L); pool.tok.index_copy_(0, rows, first)
+    pool.pad.index_copy_(0, rows, (mask == 0).sum(1)); pool.pos.index_fill_(0, rows, L); pool.tok.index_copy_(0, rows, first)
     pool.step.index_fill_(0, rows, 1); pool.budget.index_copy_(0, rows, budgets)
     pool.out.index_copy_(0, rows, F.pad(first[:, None], (0, pool.new_tokens)))
     pool.done.index_copy_(0, rows, (first[:, None] == stop_ids).any(-1) | (budgets <= 1))
 
+@torch.inference_mode()
+def prefill(decoder, pool: RowPool, rows: Tensor, embeds: Tensor, mask: Tensor, budgets: Tensor, stop_ids: Tensor,
+            states=prefill_states) -> None:
+    "Run left-padded prompts embeds [B, L, D] (mask [B, L], 1 on real tokens) into pool rows `rows` [B], sampling each one's first token; `budgets` [B] most new tokens; `states` is `prefill_states` or it compiled. Capturable."
+    B, L = mask.shape
+    assert len(rows) == B and L + pool.new_tokens <= pool.cache_len, (len(rows), B, L, pool.new_tokens, pool.cache_len)
+    write_rows(pool, rows, mask, budgets, stop_ids, *states(decoder, embeds, mask))
 
 # %% ../nbs/09_engine.ipynb #c021
 @dataclass(eq=False)
@@ -349,6 +380,8 @@ class EngineStats:
     prefill_seconds: float = 0.0
     decode_seconds: float = 0.0
     queue_wait_seconds: float = 0.0  # summed over chunks: from submit to admission
+    admitted_chunks: int = 0     # chunks prefilled into rows
+    prefill_rows: int = 0        # rows prefilled, summed over admissions: the prefill size, padding included
     graphs: int = 0
     setup_seconds: float = 0.0
     steps_by_bucket: dict = field(default_factory=dict)
@@ -359,6 +392,7 @@ class EngineStats:
         return {**d, 'mean_active_rows': per(self.active_row_steps, self.decode_steps),
                 'padding_share': per(self.row_steps - self.active_row_steps, self.row_steps),
                 'mean_chunks_per_admission': per(self.chunks + self.failed_chunks, self.admissions),
+                'prefill_padding_share': per(self.prefill_rows - self.admitted_chunks, self.prefill_rows),
                 'mean_queue_wait_seconds': per(self.queue_wait_seconds, self.chunks + self.failed_chunks)}
 
 @dataclass(eq=False)  # jobs compare by identity: two chunks may hold equal audio
@@ -398,12 +432,14 @@ class DecodeEngine:
         self.pool = new_pool(self.decoder, max_batch_size + 1, self.prompt_room + self.new_tokens, self.new_tokens, model.device)
         self.rows: list[_Job | None] = [None] * max_batch_size   # the job each pool row decodes
         self._queues: OrderedDict[int, deque[_Job]] = OrderedDict()  # request id -> its waiting chunks, served round-robin
-        self.prefill_table = bucket_table(min(max_batch_size, PREFILL_BUCKETS[-1]), PREFILL_BUCKETS)
+        compiled = self.graph_mode is GraphMode.COMPILED    # inductor before capture: decode step, encoder + projector, prefill
+        sizes = PREFILL_BUCKETS[1:] if compiled else PREFILL_BUCKETS  # dynamo specialises a size-1 dimension: a lone prompt rides in 2 rows
+        self.prefill_table = bucket_table(min(max_batch_size, PREFILL_BUCKETS[-1]), sizes)
         self._cv, self._closed, self._thread, self._next_request = threading.Condition(), False, None, 0
         self.on_step = None  # optional callable(engine), called by the worker after every decode step (tests, tracing)
         self._copy_stream = torch.cuda.Stream(model.device) if cuda else None  # submit's copies of the clips to the device: not the worker's stream
-        compiled = self.graph_mode is GraphMode.COMPILED    # inductor before capture: the decode step, and encoder + projector
-        self._step, self._encode = (torch.compile(decode_step), torch.compile(_encode)) if compiled else (decode_step, _encode)
+        fns = (decode_step, _encode, prefill_states)
+        self._step, self._encode, self._prefill_states = tuple(map(torch.compile, fns)) if compiled else fns
 
     @property
     def device(self) -> torch.device: return self.model.device
@@ -438,11 +474,12 @@ DecodeEngine.capture = capture
 
 @torch.inference_mode()
 def capture_prefill(self, b: int, mempool) -> None:
-    "Run a prefill of b prompts twice on a side stream (fla tunes its kernels on the first), then capture one as a CUDA graph; all into the spare row."
+    "Run a prefill of b prompts twice on a side stream (the first compiles `prefill_states` in COMPILED mode if no compile serves b yet; fla tunes its kernels), then capture one as a CUDA graph; all into the spare row."
     ids = torch.full((b, self.prompt_room), self.pad_id, device=self.device)
     embeds, mask = self.decoder.get_input_embeddings()(ids), torch.ones_like(ids)
+    for t in (embeds, mask): torch._dynamo.maybe_mark_dynamic(t, 0)   # one compile serves every size >= 2
     rows, budgets = torch.full((b,), self.spare, device=self.device), torch.ones(b, dtype=torch.long, device=self.device)
-    args = (self.decoder, self.pool, rows, embeds, mask, budgets, self.stop_ids)
+    args = (self.decoder, self.pool, rows, embeds, mask, budgets, self.stop_ids, self._prefill_states)
     side = torch.cuda.Stream(); side.wait_stream(torch.cuda.current_stream())
     with torch.cuda.stream(side):
         for _ in range(2): prefill(*args)
@@ -459,7 +496,7 @@ def _prefill(self, rows: list[int], embeds: Tensor, mask: Tensor, budgets: list[
     budgets_t = torch.tensor(budgets + [1] * (B - len(budgets)), device=self.device)
     if (g := self.prefill_graphs.get(B)) is not None:
         g.embeds.copy_(embeds); g.mask.copy_(mask); g.rows.copy_(rows_t); g.budgets.copy_(budgets_t); g.graph.replay()
-    elif self.graph_mode is GraphMode.EAGER: prefill(self.decoder, self.pool, rows_t, embeds, mask, budgets_t, self.stop_ids)
+    elif self.graph_mode is GraphMode.EAGER: prefill(self.decoder, self.pool, rows_t, embeds, mask, budgets_t, self.stop_ids, self._prefill_states)
     else: raise RuntimeError(f'no prefill graph for {B} rows: call setup() first (no eager fallback in {self.graph_mode.value} mode)')
 DecodeEngine._prefill = _prefill
 
@@ -637,7 +674,7 @@ def _admit(self, pairs: list[tuple[int, _Job]]) -> None:
         else: self.stats.failed_chunks += 1; jobs[0].future.set_exception(e)
         return
     for r, j in pairs: self.rows[r] = j; j.audio = j.copied = None   # its audio is not read again: device memory back now
-    self.stats.admissions += 1
+    self.stats.admissions += 1; self.stats.admitted_chunks += len(jobs); self.stats.prefill_rows += len(mask)
     self.stats.encode_seconds += t1 - t0; self.stats.prefill_seconds += time.perf_counter() - t1
 DecodeEngine._admit = _admit
 
