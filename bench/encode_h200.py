@@ -25,7 +25,7 @@ from torch._dynamo.utils import counters
 from torch.utils.flop_counter import FlopCounterMode
 from ta.audio import decode_audio, audio_seconds
 from ta.engine import (DecodeEngine, GraphMode, EncoderGraph, capture_encoder, encode_with, _encode, MAX_FRAMES,
-                       ENCODER_MIN_ROWS, PREFILL_BUCKETS, SYNTHETIC_TOKENS_PER_SECOND, token_budget)
+                       MIN_COMPILED_ROWS, PREFILL_BUCKETS, SYNTHETIC_TOKENS_PER_SECOND, token_budget)
 from ta.features import batch_clip_features, FEATURE_DIM
 from ta.model import ASRModel
 from ta.patches.bench import environment, print_table, kernel_table, profile_steps
@@ -180,8 +180,8 @@ def main(args) -> None:
         f'eager\'s own to fp32): {rec["compiled_within_bf16_tolerance"]}')
     run.save()
 
-    lone = {}                                                           # one chunk: eager graph of 1 row, compiled of ENCODER_MIN_ROWS
-    for key, fn, rows in (('eager_graph', _encode, 1), ('compiled_graph', compiled_fn, ENCODER_MIN_ROWS)):
+    lone = {}                                                           # one chunk: eager graph of 1 row, compiled of MIN_COMPILED_ROWS
+    for key, fn, rows in (('eager_graph', _encode, 1), ('compiled_graph', compiled_fn, MIN_COMPILED_ROWS)):
         g, info = run.capture(f'{key} (lone chunk)', rows, fn, torch.cuda.graph_pool_handle())
         feats, lengths = inputs[sizes[-1]]
         lone[key] = dict(**info, encode_with_ms=median_ms(lambda: encode_with(g, model, feats[:1], lengths[:1])))

@@ -14,8 +14,9 @@
 #   GPU_NBS='09_engine 09b_engine_process' bash bench/engine_h200.sh build v6b  # v6b: features on the device (encoder stage, GPU tests, offline, HTTP)
 #   bash bench/engine_h200.sh build encode                   # engine v6: the encoder stage per sub-stage, eager vs compiled graphs (bench/encode_h200.py)
 #   bash bench/engine_h200.sh build v6b                      # engine v6b (features on the device, clips copied at submit): encode and offline, records *_v6b
-#   bash bench/engine_h200.sh build v7 gputest               # engine v7 (prefill compiled, 1.5x prefill sizes): the prefill eager vs compiled, the engine offline; GPU tests
-#   bash bench/engine_h200.sh build v7http                   # engine v7: ta serve with 4 HTTP worker processes (run right after v7: warm caches)
+#   bash bench/engine_h200.sh build v7                       # engine v7 (prefill compiled, 1.5x prefill sizes): the engine offline
+#   bash bench/engine_h200.sh build v7http prefill           # engine v7 (no 1-row compiled graph): ta serve, 4 HTTP workers, from a cold
+#                                                            # machine (healthy cold); then the prefill eager vs compiled (bench/prefill_h200.py)
 # All systems: the synthetic full-size checkpoint (random weights, ta.synthetic), fixtures/speech_17s.flac, 3.3 new tokens
 # per second of audio. Each step stops at the shared deadline (DEADLINE seconds after start).
 set -uo pipefail
@@ -124,7 +125,6 @@ prefill() {  # engine v7: the prefill graph eager vs compiled at 8-64 prompts, i
   timeout $(left) python bench/prefill_h200.py $CKPT $AUDIO "$OUT/prefill_h200.json" 2>&1 | tee "$OUT/prefill_h200.log" | quiet | tail -70
 }
 v7() {
-  prefill
   TAG=engine_offline_v7 offline
 }
 v7http() {

@@ -22,13 +22,14 @@ from .patches.lm_head import contiguous_lm_head_input
 
 # %% auto #0
 __all__ = ['BUCKETS', 'PREFILL_BUCKETS', 'ADMIT_MIN_CHUNKS', 'ADMIT_MAX_WAIT', 'MAX_CHUNK_SECONDS', 'WARMUP_STEPS',
-           'GIL_SWITCH_S', 'MAX_FRAMES', 'ENCODER_MIN_ROWS', 'SYNTHETIC_TOKENS_PER_SECOND', 'GraphMode', 'buckets_for',
-           'bucket_table', 'fast_decode_kernel', 'ban_repeated_ngrams_', 'RowPool', 'new_pool', 'rows_view',
-           'fuse_projections_', 'project', 'mlp', 'attention_step', 'linear_attention_step', 'sample', 'decode_step',
-           'causal_conv_prefill', 'chunk_delta_rule_prefill', 'attention_prefill', 'linear_attention_prefill',
-           'prefill_states', 'write_rows', 'prefill', 'EncoderGraph', 'capture_encoder', 'PrefillGraph', 'encode_with',
-           'EngineStats', 'DecodeEngine', 'capture', 'capture_prefill', 'setup', 'token_budget', 'budget_for',
-           'submit_features', 'as_clips', 'submit', 'transcribe_clips', 'transcribe', 'close']
+           'GIL_SWITCH_S', 'MIN_COMPILED_ROWS', 'MAX_FRAMES', 'SYNTHETIC_TOKENS_PER_SECOND', 'GraphMode', 'buckets_for',
+           'compiled_sizes', 'bucket_table', 'fast_decode_kernel', 'ban_repeated_ngrams_', 'RowPool', 'new_pool',
+           'rows_view', 'fuse_projections_', 'project', 'mlp', 'attention_step', 'linear_attention_step', 'sample',
+           'decode_step', 'causal_conv_prefill', 'chunk_delta_rule_prefill', 'attention_prefill',
+           'linear_attention_prefill', 'prefill_states', 'write_rows', 'prefill', 'EncoderGraph', 'capture_encoder',
+           'PrefillGraph', 'encode_with', 'EngineStats', 'DecodeEngine', 'capture', 'capture_prefill', 'setup',
+           'token_budget', 'budget_for', 'submit_features', 'as_clips', 'submit', 'transcribe_clips', 'transcribe',
+           'close']
 
 # %% ../nbs/09_engine.ipynb #c006
 BUCKETS = (1, 2, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128)  # row counts a decode step is captured for
@@ -38,6 +39,7 @@ ADMIT_MAX_WAIT = 32       # ...or until the oldest waiting chunk has waited this
 MAX_CHUNK_SECONDS = 18.0  # longest chunk `ta.audio.chunk_bounds` cuts; sizes each row's KV cache
 WARMUP_STEPS = 3          # eager steps run before a capture (autotuning, allocator growth)
 GIL_SWITCH_S = 0.0005     # Python's GIL hand-over interval while the engine runs (default 0.005 s)
+MIN_COMPILED_ROWS = 2     # fewest rows of a compiled graph: dynamo specialises a size-1 dimension, so 1 row would compile again
 
 class GraphMode(enum.Enum):
     "How a decode step runs: eager (CPU, debugging), a CUDA graph of the eager step, or a CUDA graph of the inductor-compiled step."
@@ -49,6 +51,10 @@ def buckets_for(max_batch_size: int, choices: tuple[int, ...] = BUCKETS) -> tupl
     "The `choices` up to `max_batch_size`, which is itself a bucket (added if `choices` lacks it)."
     if max_batch_size < 1: raise ValueError(f'max_batch_size must be >= 1, got {max_batch_size}')
     return tuple(b for b in choices if b < max_batch_size) + (max_batch_size,)
+
+def compiled_sizes(choices: tuple[int, ...]) -> tuple[int, ...]:
+    "The `choices` a compiled graph is captured for: none under `MIN_COMPILED_ROWS` (a lone row rides in the smallest, beside a free row)."
+    return tuple(b for b in choices if b >= MIN_COMPILED_ROWS)
 
 def bucket_table(max_batch_size: int, choices: tuple[int, ...] = BUCKETS) -> dict[int, int]:
     "`{n: bucket}` for every row count 1..max_batch_size: the smallest bucket holding n rows."
@@ -325,7 +331,6 @@ class EncoderGraph:
     graph: torch.cuda.CUDAGraph
 
 MAX_FRAMES = int(MAX_CHUNK_SECONDS * SAMPLE_RATE) // (HOP_LENGTH * FRAME_STACK)  # 900 feature frames (50 Hz) in 18 s
-ENCODER_MIN_ROWS = 2  # rows of the smallest encoder graph: dynamo specialises a size-1 dimension, so 1 row would compile again
 
 def _encode(model: ASRModel, feats: Tensor, mask: Tensor) -> tuple[Tensor, Tensor]:
     "Projected audio tokens [B, T/4, D] fp32 and their mask [B, T/4] of padded features [B, T, 320]."
@@ -423,7 +428,9 @@ class DecodeEngine:
         if self.graph_mode is not GraphMode.EAGER and not cuda:
             raise ValueError(f'graph mode {self.graph_mode.value!r} needs a CUDA device, the model is on {model.device}')
         self.max_batch_size, self.tokens_per_second = max_batch_size, tokens_per_second
-        self.table, self.stats, self.graphs = bucket_table(max_batch_size), EngineStats(), {}
+        compiled = self.graph_mode is GraphMode.COMPILED    # inductor before capture: decode step, encoder + projector, prefill
+        sizes = compiled_sizes if compiled else (lambda choices: choices)
+        self.table, self.stats, self.graphs = bucket_table(max_batch_size, sizes(BUCKETS)), EngineStats(), {}
         self.encoder_graphs: dict[int, EncoderGraph] = {}; self.prefill_graphs: dict[int, PrefillGraph] = {}
         self.stop_ids = torch.tensor(model.stop_token_ids, device=model.device)
         self.pad_id, self.ngram, self.new_tokens = model.pad_token_id, model.config.no_repeat_ngram_size, model.config.max_new_tokens
@@ -432,9 +439,7 @@ class DecodeEngine:
         self.pool = new_pool(self.decoder, max_batch_size + 1, self.prompt_room + self.new_tokens, self.new_tokens, model.device)
         self.rows: list[_Job | None] = [None] * max_batch_size   # the job each pool row decodes
         self._queues: OrderedDict[int, deque[_Job]] = OrderedDict()  # request id -> its waiting chunks, served round-robin
-        compiled = self.graph_mode is GraphMode.COMPILED    # inductor before capture: decode step, encoder + projector, prefill
-        sizes = PREFILL_BUCKETS[1:] if compiled else PREFILL_BUCKETS  # dynamo specialises a size-1 dimension: a lone prompt rides in 2 rows
-        self.prefill_table = bucket_table(min(max_batch_size, PREFILL_BUCKETS[-1]), sizes)
+        self.prefill_table = bucket_table(min(max_batch_size, PREFILL_BUCKETS[-1]), sizes(PREFILL_BUCKETS))
         self._cv, self._closed, self._thread, self._next_request = threading.Condition(), False, None, 0
         self.on_step = None  # optional callable(engine), called by the worker after every decode step (tests, tracing)
         self._copy_stream = torch.cuda.Stream(model.device) if cuda else None  # submit's copies of the clips to the device: not the worker's stream
@@ -505,13 +510,13 @@ def setup(self, progress=print) -> DecodeEngine:
     if self._thread is not None: return self
     t0 = time.perf_counter()
     if self.graph_mode is not GraphMode.EAGER:
-        mempool, order = torch.cuda.graph_pool_handle(), sorted(buckets_for(self.max_batch_size), reverse=True)
+        mempool, order = torch.cuda.graph_pool_handle(), sorted(set(self.table.values()), reverse=True)
         for i, b in enumerate(order, 1):
             self.capture(b, mempool); self.stats.graphs += 1
             progress(f'captured graph {i}/{len(order)} ({self.graph_mode.value}): bucket {b} ({time.perf_counter() - t0:.1f} s)')
         enc_pool = torch.cuda.graph_pool_handle()   # apart from the decode graphs': encoder outputs are read after replay
         for b in sorted(set(self.prefill_table.values()), reverse=True):
-            self.encoder_graphs[b] = capture_encoder(self.model, max(b, ENCODER_MIN_ROWS), enc_pool, self._encode)
+            self.encoder_graphs[b] = capture_encoder(self.model, max(b, MIN_COMPILED_ROWS), enc_pool, self._encode)
             self.capture_prefill(b, mempool)
             progress(f'captured the encoder and the prefill for {b} chunks ({time.perf_counter() - t0:.1f} s)')
         self.pool.done.fill_(True); self.pool.pos.zero_(); torch.cuda.synchronize()  # warm-up steps and prefills ran on free rows
