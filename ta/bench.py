@@ -114,7 +114,8 @@ def _fix_means(before: dict, after: dict, d: dict, mean_weight: tuple | None = N
         counters = {f.name for f in fields(EngineStats)} - {'steps_by_bucket'}
         means = EngineStats(**{k: d[k] for k in counters if _num(d.get(k))}).as_dict()
         for k in [k for k in d if k.endswith('_since_start')]: d.pop(k)
-        d.update({k: v for k, v in means.items() if k in d and (k.startswith('mean_') or k.endswith('padding_share'))})
+        shares = {'padding_share': 'row_steps', 'prefill_padding_share': 'prefill_rows'}   # a share, where its counter is in the diff
+        d.update({k: v for k, v in means.items() if k.startswith('mean_') or shares.get(k) in d})
 
 def stats_diff(before: dict | None, after: dict) -> dict:
     "A `/stats` (or `Stats.as_dict()`) snapshot minus an earlier one: counters subtracted, means over the interval, gauges (`GAUGES`) left out."

@@ -26,10 +26,10 @@ __all__ = ['BUCKETS', 'PREFILL_BUCKETS', 'ADMIT_MIN_CHUNKS', 'ADMIT_MAX_WAIT', '
            'compiled_sizes', 'bucket_table', 'fast_decode_kernel', 'ban_repeated_ngrams_', 'RowPool', 'new_pool',
            'rows_view', 'fuse_projections_', 'project', 'mlp', 'attention_step', 'linear_attention_step', 'sample',
            'decode_step', 'causal_conv_prefill', 'chunk_delta_rule_prefill', 'attention_prefill',
-           'linear_attention_prefill', 'prefill_states', 'write_rows', 'prefill', 'EncoderGraph', 'capture_encoder',
-           'PrefillGraph', 'encode_with', 'EngineStats', 'DecodeEngine', 'capture', 'capture_prefill', 'setup',
-           'token_budget', 'budget_for', 'submit_features', 'as_clips', 'submit', 'transcribe_clips', 'transcribe',
-           'close']
+           'linear_attention_prefill', 'prefill_layer', 'prefill_states', 'write_rows', 'prefill', 'EncoderGraph',
+           'capture_encoder', 'PrefillGraph', 'encode_with', 'EngineStats', 'DecodeEngine', 'capture',
+           'capture_prefill', 'setup', 'token_budget', 'budget_for', 'submit_features', 'as_clips', 'submit',
+           'transcribe_clips', 'transcribe', 'close']
 
 # %% ../nbs/09_engine.ipynb #c006
 BUCKETS = (1, 2, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128)  # row counts a decode step is captured for
@@ -39,7 +39,7 @@ ADMIT_MAX_WAIT = 32       # ...or until the oldest waiting chunk has waited this
 MAX_CHUNK_SECONDS = 18.0  # longest chunk `ta.audio.chunk_bounds` cuts; sizes each row's KV cache
 WARMUP_STEPS = 3          # eager steps run before a capture (autotuning, allocator growth)
 GIL_SWITCH_S = 0.0005     # Python's GIL hand-over interval while the engine runs (default 0.005 s)
-MIN_COMPILED_ROWS = 2     # fewest rows of a compiled graph: dynamo specialises a size-1 dimension, so 1 row would compile again
+MIN_COMPILED_ROWS = 2     # fewest rows of a compiled prefill or encoder graph: dynamo specialises a size-1 dimension, so 1 row would compile again
 
 class GraphMode(enum.Enum):
     "How a decode step runs: eager (CPU, debugging), a CUDA graph of the eager step, or a CUDA graph of the inductor-compiled step."
@@ -53,7 +53,7 @@ def buckets_for(max_batch_size: int, choices: tuple[int, ...] = BUCKETS) -> tupl
     return tuple(b for b in choices if b < max_batch_size) + (max_batch_size,)
 
 def compiled_sizes(choices: tuple[int, ...]) -> tuple[int, ...]:
-    "The `choices` a compiled graph is captured for: none under `MIN_COMPILED_ROWS` (a lone row rides in the smallest, beside a free row)."
+    "The prefill sizes `choices` a compiled prefill and encoder are captured for: none under `MIN_COMPILED_ROWS` (a lone prompt rides in the smallest, beside the spare row)."
     return tuple(b for b in choices if b >= MIN_COMPILED_ROWS)
 
 def bucket_table(max_batch_size: int, choices: tuple[int, ...] = BUCKETS) -> dict[int, int]:
@@ -279,8 +279,16 @@ def _prefill_rope(rot, pos: Tensor, dtype: torch.dtype) -> tuple[Tensor, Tensor]
     angle = torch.cat([angle, angle], -1)[:, None]
     return (angle.cos() * rot.attention_scaling).to(dtype), (angle.sin() * rot.attention_scaling).to(dtype)
 
-def prefill_states(decoder, embeds: Tensor, mask: Tensor) -> tuple[Tensor, list, list, list]:
-    "The forward of left-padded prompts embeds [B, L, D] (mask [B, L] long, 1 on real tokens), writing nothing: each prompt's first token [B] long; per full-attention layer its keys and values [B, KV, L, hd]; per Gated DeltaNet layer its conv states [B, conv_dim, K] and fp32 recurrent states [B, HV, dk, dv]. Compilable as one graph."
+def prefill_layer(layer, x: Tensor, keep: Tensor, cos: Tensor, sin: Tensor, allowed: Tensor) -> tuple[Tensor, tuple[Tensor, Tensor]]:
+    "One decoder layer over left-padded prompts x [B, L, D]: x after it, and the layer's states: (conv windows [B, conv_dim, K], fp32 recurrent states [B, HV, dk, dv]) of a Gated DeltaNet layer, (keys, values [B, KV, L, hd]) of a full-attention one. The unit inductor compiles: one compile per kind of layer serves them all."
+    h = layer.input_layernorm(x)
+    if hasattr(layer, 'linear_attn'): o, *states = linear_attention_prefill(layer.linear_attn, h, keep)
+    else: o, *states = attention_prefill(layer.self_attn, h, cos, sin, allowed)
+    x = x + o
+    return x + mlp(layer.mlp, layer.post_attention_layernorm(x)), tuple(states)
+
+def prefill_states(decoder, embeds: Tensor, mask: Tensor, layer_fn=prefill_layer) -> tuple[Tensor, list, list, list]:
+    "The forward of left-padded prompts embeds [B, L, D] (mask [B, L] long, 1 on real tokens), writing nothing, layer by layer with `layer_fn` (`prefill_layer`, or it compiled): each prompt's first token [B] long; per full-attention layer its keys and values [B, KV, L, hd]; per Gated DeltaNet layer its conv states [B, conv_dim, K] and fp32 recurrent states [B, HV, dk, dv]."
     (B, L), m = mask.shape, decoder.model
     pad, col = (mask == 0).sum(1), torch.arange(L, device=mask.device)                # [B], [L]
     cos, sin = _prefill_rope(m.rotary_emb, (col - pad[:, None]).clamp(min=0), embeds.dtype)
@@ -288,13 +296,10 @@ def prefill_states(decoder, embeds: Tensor, mask: Tensor) -> tuple[Tensor, list,
     allowed = ((key <= query) & (key >= pad[:, None, None]) | (key == query))[:, None]  # [B, 1, L, L]: causal, no padding key
     keep, x, kv, conv, rec = mask[..., None].to(embeds.dtype), embeds, [], [], []
     for layer in m.layers:
-        h = layer.input_layernorm(x)
-        if hasattr(layer, 'linear_attn'):
-            o, window, state = linear_attention_prefill(layer.linear_attn, h, keep); conv.append(window); rec.append(state)
-        else:
-            o, k, v = attention_prefill(layer.self_attn, h, cos, sin, allowed); kv.append((k, v))
-        x = x + o
-        x = x + mlp(layer.mlp, layer.post_attention_layernorm(x))
+        for t in (x, keep, cos, sin, allowed): torch._dynamo.maybe_mark_dynamic(t, 0)   # one compile serves every prompt count >= 2
+        x, states = layer_fn(layer, x, keep, cos, sin, allowed)
+        if hasattr(layer, 'linear_attn'): conv.append(states[0]); rec.append(states[1])
+        else: kv.append(states)
     first = decoder.lm_head(m.norm(x[:, -1])).float().argmax(-1)                      # [B]; no n-gram to ban yet
     return first, kv, conv, rec
 
@@ -314,11 +319,11 @@ def write_rows(pool: RowPool, rows: Tensor, mask: Tensor, budgets: Tensor, stop_
 
 @torch.inference_mode()
 def prefill(decoder, pool: RowPool, rows: Tensor, embeds: Tensor, mask: Tensor, budgets: Tensor, stop_ids: Tensor,
-            states=prefill_states) -> None:
-    "Run left-padded prompts embeds [B, L, D] (mask [B, L], 1 on real tokens) into pool rows `rows` [B], sampling each one's first token; `budgets` [B] most new tokens; `states` is `prefill_states` or it compiled. Capturable."
+            layer_fn=prefill_layer) -> None:
+    "Run left-padded prompts embeds [B, L, D] (mask [B, L], 1 on real tokens) into pool rows `rows` [B], sampling each one's first token; `budgets` [B] most new tokens; `layer_fn` is `prefill_layer` or it compiled. Capturable."
     B, L = mask.shape
     assert len(rows) == B and L + pool.new_tokens <= pool.cache_len, (len(rows), B, L, pool.new_tokens, pool.cache_len)
-    write_rows(pool, rows, mask, budgets, stop_ids, *states(decoder, embeds, mask))
+    write_rows(pool, rows, mask, budgets, stop_ids, *prefill_states(decoder, embeds, mask, layer_fn))
 
 # %% ../nbs/09_engine.ipynb #c021
 @dataclass(eq=False)
@@ -429,8 +434,7 @@ class DecodeEngine:
             raise ValueError(f'graph mode {self.graph_mode.value!r} needs a CUDA device, the model is on {model.device}')
         self.max_batch_size, self.tokens_per_second = max_batch_size, tokens_per_second
         compiled = self.graph_mode is GraphMode.COMPILED    # inductor before capture: decode step, encoder + projector, prefill
-        sizes = compiled_sizes if compiled else (lambda choices: choices)
-        self.table, self.stats, self.graphs = bucket_table(max_batch_size, sizes(BUCKETS)), EngineStats(), {}
+        self.table, self.stats, self.graphs = bucket_table(max_batch_size), EngineStats(), {}
         self.encoder_graphs: dict[int, EncoderGraph] = {}; self.prefill_graphs: dict[int, PrefillGraph] = {}
         self.stop_ids = torch.tensor(model.stop_token_ids, device=model.device)
         self.pad_id, self.ngram, self.new_tokens = model.pad_token_id, model.config.no_repeat_ngram_size, model.config.max_new_tokens
@@ -439,12 +443,13 @@ class DecodeEngine:
         self.pool = new_pool(self.decoder, max_batch_size + 1, self.prompt_room + self.new_tokens, self.new_tokens, model.device)
         self.rows: list[_Job | None] = [None] * max_batch_size   # the job each pool row decodes
         self._queues: OrderedDict[int, deque[_Job]] = OrderedDict()  # request id -> its waiting chunks, served round-robin
-        self.prefill_table = bucket_table(min(max_batch_size, PREFILL_BUCKETS[-1]), sizes(PREFILL_BUCKETS))
+        self.prefill_table = bucket_table(min(max_batch_size, PREFILL_BUCKETS[-1]),
+                                          compiled_sizes(PREFILL_BUCKETS) if compiled else PREFILL_BUCKETS)
         self._cv, self._closed, self._thread, self._next_request = threading.Condition(), False, None, 0
         self.on_step = None  # optional callable(engine), called by the worker after every decode step (tests, tracing)
         self._copy_stream = torch.cuda.Stream(model.device) if cuda else None  # submit's copies of the clips to the device: not the worker's stream
-        fns = (decode_step, _encode, prefill_states)
-        self._step, self._encode, self._prefill_states = tuple(map(torch.compile, fns)) if compiled else fns
+        fns = (decode_step, _encode, prefill_layer)   # the prefill compiled layer by layer: one compile per kind of layer
+        self._step, self._encode, self._prefill_layer = tuple(map(torch.compile, fns)) if compiled else fns
 
     @property
     def device(self) -> torch.device: return self.model.device
@@ -479,12 +484,12 @@ DecodeEngine.capture = capture
 
 @torch.inference_mode()
 def capture_prefill(self, b: int, mempool) -> None:
-    "Run a prefill of b prompts twice on a side stream (the first compiles `prefill_states` in COMPILED mode if no compile serves b yet; fla tunes its kernels), then capture one as a CUDA graph; all into the spare row."
+    "Run a prefill of b prompts twice on a side stream (the first compiles `prefill_layer` in COMPILED mode if no compile serves b yet; fla tunes its kernels), then capture one as a CUDA graph; all into the spare row."
     ids = torch.full((b, self.prompt_room), self.pad_id, device=self.device)
     embeds, mask = self.decoder.get_input_embeddings()(ids), torch.ones_like(ids)
     for t in (embeds, mask): torch._dynamo.maybe_mark_dynamic(t, 0)   # one compile serves every size >= 2
     rows, budgets = torch.full((b,), self.spare, device=self.device), torch.ones(b, dtype=torch.long, device=self.device)
-    args = (self.decoder, self.pool, rows, embeds, mask, budgets, self.stop_ids, self._prefill_states)
+    args = (self.decoder, self.pool, rows, embeds, mask, budgets, self.stop_ids, self._prefill_layer)
     side = torch.cuda.Stream(); side.wait_stream(torch.cuda.current_stream())
     with torch.cuda.stream(side):
         for _ in range(2): prefill(*args)
@@ -501,7 +506,7 @@ def _prefill(self, rows: list[int], embeds: Tensor, mask: Tensor, budgets: list[
     budgets_t = torch.tensor(budgets + [1] * (B - len(budgets)), device=self.device)
     if (g := self.prefill_graphs.get(B)) is not None:
         g.embeds.copy_(embeds); g.mask.copy_(mask); g.rows.copy_(rows_t); g.budgets.copy_(budgets_t); g.graph.replay()
-    elif self.graph_mode is GraphMode.EAGER: prefill(self.decoder, self.pool, rows_t, embeds, mask, budgets_t, self.stop_ids, self._prefill_states)
+    elif self.graph_mode is GraphMode.EAGER: prefill(self.decoder, self.pool, rows_t, embeds, mask, budgets_t, self.stop_ids, self._prefill_layer)
     else: raise RuntimeError(f'no prefill graph for {B} rows: call setup() first (no eager fallback in {self.graph_mode.value} mode)')
 DecodeEngine._prefill = _prefill
 

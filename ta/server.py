@@ -902,13 +902,18 @@ def launch(argv: list[str], log_path: str | Path, listen_timeout_s: float = 120.
         p.kill(); raise TaError(f"the server is not listening (exit code {p.poll()}); its log ends:\n{Path(log_path).read_text()[-2000:]}")
     return p, found[0]
 
-def wait_healthy(url: str, proc: subprocess.Popen | None = None, timeout_s: float = 600.0) -> dict:
-    "`GET url/health`'s JSON once it answers 200, asking again while it answers 503 (loading). Raises `TaError` if `proc` exits, another status comes, or `timeout_s` passes."
+def _health(url: str):
+    "`GET url/health`, or None while it times out (HTTP worker processes still starting: the listening socket holds the connection)."
     import httpx
+    try: return httpx.get(url + '/health', timeout=30)
+    except httpx.TimeoutException: return None
+
+def wait_healthy(url: str, proc: subprocess.Popen | None = None, timeout_s: float = 600.0) -> dict:
+    "`GET url/health`'s JSON once it answers 200, asking again while it answers 503 (loading) or times out (workers starting). Raises `TaError` if `proc` exits, another status comes, or `timeout_s` passes."
     deadline = time.monotonic() + timeout_s
-    while (r := httpx.get(url + '/health', timeout=30)).status_code == 503:
+    while (r := _health(url)) is None or r.status_code == 503:
         if (proc is not None and proc.poll() is not None) or time.monotonic() > deadline:
-            raise TaError(f"the server at {url} is not ready (exit code {proc and proc.poll()}): {r.text[:300]}")
+            raise TaError(f"the server at {url} is not ready (exit code {proc and proc.poll()}): {r.text[:300] if r else '/health timed out'}")
         time.sleep(0.1)
     if r.status_code != 200: raise TaError(f"GET {url}/health answered {r.status_code}: {r.text[:300]}")
     return r.json()
