@@ -17,6 +17,8 @@
 #   bash bench/engine_h200.sh build v7                       # engine v7 (prefill compiled, 1.5x prefill sizes): the engine offline
 #   bash bench/engine_h200.sh build v7http prefill           # engine v7 (no 1-row compiled graph): ta serve, 4 HTTP workers, from a cold
 #                                                            # machine (healthy cold); then the prefill eager vs compiled (bench/prefill_h200.py)
+#   ROUNDS=2 DEADLINE=555 bash bench/engine_h200.sh build v7b  # engine v7b: ta serve cold, HTTP levels, then a soak of it with
+#                                                            # the engine GPU tests and nb11 executed beside it (one call)
 # All systems: the synthetic full-size checkpoint (random weights, ta.synthetic), fixtures/speech_17s.flac, 3.3 new tokens
 # per second of audio. Each step stops at the shared deadline (DEADLINE seconds after start).
 set -uo pipefail
@@ -59,6 +61,7 @@ serve() {  # TAG names the records, SERVE_ARGS adds flags, CLIENT_RUNS='1 2' add
       --client-processes $p --label ${tag}_clients$p --out "$OUT/${tag}_clients$p.json" 2>&1 | quiet | tail -8
   done
   curl -s http://127.0.0.1:8000/stats > "$OUT/${tag}_stats.json"
+  [ -n "${SERVE_AFTER:-}" ] && $SERVE_AFTER $pid   # a step against the running server, given its pid
   kill $pid; wait $pid 2>/dev/null
   grep -i "captured\|warmed\|patches\|error" "$OUT/$tag.log" | tail -8
 }
@@ -127,8 +130,32 @@ prefill() {  # engine v7: the prefill graph eager vs compiled at 8-64 prompts, i
 v7() {
   TAG=engine_offline_v7 offline
 }
+execute_nb() {  # $1: a notebook name; executed with its outputs (#| gpu cells included) into $OUT ($OUT/$1.ipynb)
+  (cd nbs && timeout $(left) python - "$1" "$OUT" <<'EOF'
+import sys, time
+from execnb.nbio import read_nb, write_nb
+from execnb.shell import CaptureShell
+name, out = sys.argv[1:]; nb = read_nb(f'{name}.ipynb'); t = time.time()
+CaptureShell().run_all(nb, exc_stop=False)
+write_nb(nb, f'{out}/{name}.ipynb')
+errs = [o.get('ename') for c in nb.cells for o in c.get('outputs', []) if o.get('output_type') == 'error']
+print(f'{name}: executed in {time.time() - t:.0f} s; errors: {errs}')
+EOF
+  )
+}
+soak_beside() {  # $1: the running server's pid. A soak of it, with the engine GPU tests and nb11's execution beside it
+  GPU_NBS=09_engine gputest > "$OUT/gputest_bg.txt" 2>&1 & local tests=$!
+  execute_nb 11_fast_kernels > "$OUT/execute_nb11.txt" 2>&1 & local nb11=$!
+  timeout $(($(left) - 15)) ta bench soak --url http://127.0.0.1:8000 --pid $1 --clients ${SOAK_CLIENTS:-64} \
+    --minutes ${SOAK_MINUTES:-1.5} --idle 15 --out "$OUT/soak_h200.json" 2>&1 | quiet | tail -30
+  wait $tests $nb11; cat "$OUT/gputest_bg.txt" "$OUT/execute_nb11.txt"
+}
 v7http() {
   TAG=serve_http_v7_w4 SERVE_ARGS="--http-workers 4" serve
+}
+v7b() {  # engine v7b (1-row decode graph again, prefill compiled layer by layer): ta serve with 4 HTTP workers from a cold
+         # machine (healthy cold), the HTTP levels, then a soak of the same server with the GPU tests and nb11 beside it
+  TAG=serve_http_v7b_w4 SERVE_ARGS="--http-workers 4" SERVE_AFTER=soak_beside serve
 }
 for step in "$@"; do echo "== $step at ${SECONDS}s"; $step; done
 echo "== done at ${SECONDS}s"

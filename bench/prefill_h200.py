@@ -1,6 +1,6 @@
 """The engine's prefill on the H200 (engine v7, nbs/18_engine_bench): `prefill_states` captured as a CUDA graph eager
-(as GRAPH mode does, and as COMPILED mode did before v7) against the same function compiled by inductor first (as
-COMPILED mode does since v7: rows dynamic, one compile). For admissions of SIZES chunks of the real recording
+(as GRAPH mode does, and as COMPILED mode did before v7) against its layers compiled by inductor first (as COMPILED
+mode does since v7b: `prefill_layer` compiled, rows dynamic, one compile per kind of layer). For admissions of SIZES chunks of the real recording
 (AUDIO, repeated; prompts at the engine's prompt room, as served), each variant's graph replay is the median of
 REPEATS replays after WARMUP, each between two `torch.cuda.synchronize`. Beside them: the compile and capture
 seconds, the weight-GEMM GFLOP of one prompt and the TFLOP/s each replay reaches, the device time by kernel
@@ -12,7 +12,7 @@ import argparse, json, time
 import torch
 from torch._dynamo.utils import counters
 from ta.audio import decode_audio, audio_seconds
-from ta.engine import DecodeEngine, GraphMode, prefill_states, encode_with, SYNTHETIC_TOKENS_PER_SECOND, token_budget
+from ta.engine import DecodeEngine, GraphMode, prefill_layer, encode_with, SYNTHETIC_TOKENS_PER_SECOND, token_budget
 from ta.features import batch_clip_features
 from ta.model import ASRModel
 from ta.patches.bench import environment, print_table, kernel_table, profile_steps
@@ -30,7 +30,7 @@ def gemm_gflop(decoder, tokens: int) -> float:
     return round(2 * tokens * n / 1e9, 1)
 
 def capture_all(eng: DecodeEngine, key: str, sizes: list[int], rec: dict) -> dict:
-    "Capture `eng._prefill_states` for each size (largest first) into one pool; record capture seconds and graphs compiled."
+    "Capture `eng._prefill_layer` for each size (largest first) into one pool; record capture seconds and graphs compiled."
     mempool, graphs = torch.cuda.graph_pool_handle(), {}
     for n in sizes:
         g0, t = counters['stats']['unique_graphs'], time.perf_counter()
@@ -61,8 +61,8 @@ def main(args) -> None:
     rec['gflop_per_prompt'] = gf = gemm_gflop(eng.decoder, eng.prompt_room)
     log(f'{secs:.2f} s chunks, prompt room {eng.prompt_room} tokens, {gf} GEMM GFLOP per prompt')
     variants = {}
-    for key, fn in (('eager_graph', prefill_states), ('compiled_graph', torch.compile(prefill_states))):
-        eng._prefill_states = fn
+    for key, fn in (('eager_graph', prefill_layer), ('compiled_graph', torch.compile(prefill_layer))):
+        eng._prefill_layer = fn
         variants[key] = graphs = capture_all(eng, key, sizes, rec)
         for n in sizes:
             g, (embeds, mask) = graphs[n], inputs[n]
