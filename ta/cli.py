@@ -222,3 +222,8 @@ def main(argv: list[str] | None = None) -> int:
     except ValidationError as e:   # a setting out of range, from a flag or a TA_* variable
         print(f'error: invalid setting: {_setting_errors(e)}', file=sys.stderr); return 2
     except KeyboardInterrupt: return 130
+
+# %% ../nbs/08_cli.ipynb #c019m
+#| eval: false
+if __name__ == '__main__': sys.exit(main())   # `python -m ta.cli ...`: the same command where the `ta` script is not on PATH
+

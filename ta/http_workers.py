@@ -65,6 +65,7 @@ class Supervisor:
     "Starts the engine process (loading in a thread) and n HTTP worker processes on `sock`; passes each SIGINT/SIGTERM on to the workers (a shared stop level they follow), restarts a worker that crashes, and stops the engine once every worker has exited."
     def __init__(self, settings: Settings, n: int, sock: socket.socket):
         self.settings, self.n, self.sock, self.stopping, self.engine, self.error = settings, n, sock, False, None, None
+        self.engine_died = False
         address, listener = engine_listener()
         self.loader = threading.Thread(target=self._load, args=(listener,), name='ta-engine-loader', daemon=True)
         self.loader.start()
@@ -91,9 +92,13 @@ class Supervisor:
         self.stopping = True; self.stops.value += 1; self.sock.close()
 
     def watch(self) -> int:
-        "Until every worker has exited: restart one that crashed (an exit code other than 0 or 1, 1 being a model that cannot load, which ends them all). Then stop the engine; the exit code (1: the model could not be loaded)."
+        "Until every worker has exited: restart one that crashed (an exit code other than 0 or 1, 1 being a model that cannot load, which ends them all); stop them all if the engine process dies (they could only answer 503). Then stop the engine; the exit code (1: the model could not be loaded, or the engine died)."
         while any(p.is_alive() for p in self.workers):
             mp.connection.wait([p.sentinel for p in self.workers if p.is_alive()], timeout=1.0)
+            if self.engine is not None and not self.engine.alive and not self.stopping:   # its log line says how it ended
+                log.error('stopping the HTTP workers: without the engine process every request would get a 503; '
+                          'ta serve exits with code 1, for its service manager to start it again')
+                self.engine_died = True; self.pass_on(signal.SIGTERM)
             for i, p in enumerate(self.workers):
                 if p.is_alive() or self.stopping: continue
                 if p.exitcode == 1: self.pass_on(signal.SIGTERM); break   # no model: the others stop too
@@ -101,7 +106,7 @@ class Supervisor:
                     log.error('HTTP worker %d (pid %d) exited with code %s; starting another', i, p.pid, p.exitcode)
                     self.workers[i] = self._start(i)
         if self.engine is not None: self.engine.close()
-        return 1 if self.error is not None or any(p.exitcode == 1 for p in self.workers) else 0
+        return 1 if self.error is not None or self.engine_died or any(p.exitcode == 1 for p in self.workers) else 0
 
 def serve_workers(settings: Settings) -> int:
     "`ta serve` with `http_workers(settings)` HTTP worker processes sharing one port, all feeding one engine process. Exit code 1 when the model cannot be loaded. Raises `TaError` for settings this machine cannot honour or a port in use."
