@@ -15,9 +15,9 @@ from .engine import EngineStats, GraphMode, as_clips
 from .errors import NotReady, TaError, WorkerStopped
 
 # %% auto #0
-__all__ = ['LOG_FORMAT', 'TRIM_INTERVAL_S', 'log', 'LINK_BACKLOG', 'name_process', 'portable', 'counters', 'describe', 'Answers',
-           'serve_link', 'Links', 'engine_main', 'EngineLink', 'submit', 'refresh_stats', 'close', 'EngineProcess',
-           'engine_listener']
+__all__ = ['LOG_FORMAT', 'TRIM_INTERVAL_S', 'log', 'ACCEPT_POLL_S', 'LINK_BACKLOG', 'name_process', 'portable', 'counters',
+           'describe', 'Answers', 'serve_link', 'Links', 'engine_main', 'EngineLink', 'submit', 'refresh_stats',
+           'close', 'EngineProcess', 'engine_listener']
 
 # %% ../nbs/09b_engine_process.ipynb #7c7bab90
 LOG_FORMAT = '%(asctime)s %(levelname)s %(name)s: %(message)s'  # the server's log lines, in both processes
@@ -106,15 +106,23 @@ def serve_link(conn, engine, owner: bool) -> None:
         for f in (f for fs in live.values() for f in fs): f.cancel()
     answers.close(); conn.close()
 
+ACCEPT_POLL_S = 0.2   # how often the accepting thread looks whether the child is ending
+
 class Links:
-    "The connections of the server's HTTP worker processes, accepted on `listener` (a listening Unix socket) from the child's start; each is told `ready` (or `failed`) once loading ends, then served by `serve_link` in its own thread."
+    "The connections of the server's HTTP worker processes, accepted on `listener` (a listening Unix socket) from the child's start; each is told `ready` (or `failed`) once loading ends, then served by `serve_link` in its own thread. `join` first accepts every connection still waiting in the listener's backlog, so none is dropped unanswered."
     def __init__(self, listener: socket.socket):
-        self.loaded, self.engine, self.error, self.threads = threading.Event(), None, None, []
-        threading.Thread(target=self._accept, args=(listener,), name='ta-engine-accept', daemon=True).start()
+        self.loaded, self.engine, self.error, self.threads, self.ending = threading.Event(), None, None, [], threading.Event()
+        self.acceptor = threading.Thread(target=self._accept, args=(listener,), name='ta-engine-accept', daemon=True)
+        self.acceptor.start()
     def _accept(self, listener: socket.socket):
+        listener.settimeout(ACCEPT_POLL_S)
         while True:
             try: sock, _ = listener.accept()
+            except TimeoutError:   # the backlog is empty
+                if self.ending.is_set(): return
+                continue
             except OSError: return
+            sock.setblocking(True)
             t = threading.Thread(target=self._serve, args=(Connection(sock.detach()),), name='ta-engine-link', daemon=True)
             t.start(); self.threads.append(t)
     def _serve(self, conn):
@@ -127,7 +135,8 @@ class Links:
         "Loading ended: with `engine`, or with `error`; the waiting links are told."
         self.engine, self.error = engine, error; self.loaded.set()
     def join(self, timeout_s: float):
-        "Wait for the links' last answers to go out (each at most `timeout_s`)."
+        "Stop accepting once the backlog is empty (a link that connected before is served: told `failed`, or its work answered), then wait for the links' last answers to go out (each at most `timeout_s`)."
+        self.ending.set(); self.acceptor.join()
         for t in list(self.threads): t.join(timeout_s)
 
 def engine_main(conn, listener: socket.socket | None, load, *args):
