@@ -47,7 +47,9 @@ print(f'built $CKPT in {time.time() - t:.1f} s')" 2>&1 | quiet | tail -3
 }
 serve() {  # TAG names the records, SERVE_ARGS adds flags, CLIENT_RUNS='1 2' adds bench runs from that many client processes
   local t0=$SECONDS tag=${TAG:-serve_http}
-  ta serve --model $CKPT --synthetic-tokens-per-second $TPS --port 8000 ${SERVE_ARGS:-} > "$OUT/$tag.log" 2>&1 &
+  # TORCH_LOGS=recompiles: a compile after start-up (a shape warm-up missed) shows in the log; v7b's 32-client level
+  # ran at 728 RTFx against v6b's 1256 with its audio-decode stage 4x slower, and nothing in the log said why
+  TORCH_LOGS=${TORCH_LOGS:-recompiles} ta serve --model $CKPT --synthetic-tokens-per-second $TPS --port 8000 ${SERVE_ARGS:-} > "$OUT/$tag.log" 2>&1 &
   local pid=$!
   until curl -sf http://127.0.0.1:8000/health > /dev/null; do
     sleep 1; kill -0 $pid 2>/dev/null || { echo "ta serve died"; tail -30 "$OUT/$tag.log"; return; }
@@ -63,7 +65,7 @@ serve() {  # TAG names the records, SERVE_ARGS adds flags, CLIENT_RUNS='1 2' add
   curl -s http://127.0.0.1:8000/stats > "$OUT/${tag}_stats.json"
   [ -n "${SERVE_AFTER:-}" ] && $SERVE_AFTER $pid   # a step against the running server, given its pid
   kill $pid; wait $pid 2>/dev/null
-  grep -i "captured\|warmed\|patches\|error" "$OUT/$tag.log" | tail -8
+  grep -i "captured\|warmed\|patches\|error\|recompil" "$OUT/$tag.log" | tail -12
 }
 v4() {  # engine v4: the engine in its own process (--engine-process on, the CUDA default) beside v3's in-process engine, 8 client processes
   TAG=serve_http_v4 SERVE_ARGS="--engine-process on" CLIENT_RUNS="1" serve
