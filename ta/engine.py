@@ -320,9 +320,11 @@ def write_rows(pool: RowPool, rows: Tensor, mask: Tensor, budgets: Tensor, stop_
 @torch.inference_mode()
 def prefill(decoder, pool: RowPool, rows: Tensor, embeds: Tensor, mask: Tensor, budgets: Tensor, stop_ids: Tensor,
             layer_fn=prefill_layer) -> None:
-    "Run left-padded prompts embeds [B, L, D] (mask [B, L], 1 on real tokens) into pool rows `rows` [B], sampling each one's first token; `budgets` [B] most new tokens; `layer_fn` is `prefill_layer` or it compiled. Capturable."
+    "Run left-padded prompts embeds [B, L, D] (mask [B, L], 1 on real tokens) into pool rows `rows` [B], sampling each one's first token; `budgets` [B] most new tokens; `layer_fn` is `prefill_layer` or it compiled. Capturable. Raises ValueError, writing nothing, when `rows` is not B long or L + new tokens exceed the pool's cache."
     B, L = mask.shape
-    assert len(rows) == B and L + pool.new_tokens <= pool.cache_len, (len(rows), B, L, pool.new_tokens, pool.cache_len)
+    if len(rows) != B: raise ValueError(f'{len(rows)} rows for {B} prompts')
+    if L + pool.new_tokens > pool.cache_len:
+        raise ValueError(f'prompts of {L} tokens and {pool.new_tokens} new tokens do not fit the pool\'s {pool.cache_len} cache columns')
     write_rows(pool, rows, mask, budgets, stop_ids, *prefill_states(decoder, embeds, mask, layer_fn))
 
 # %% ../nbs/09_engine.ipynb #c021
@@ -438,7 +440,9 @@ class DecodeEngine:
         self.encoder_graphs: dict[int, EncoderGraph] = {}; self.prefill_graphs: dict[int, PrefillGraph] = {}
         self.stop_ids = torch.tensor(model.stop_token_ids, device=model.device)
         self.pad_id, self.ngram, self.new_tokens = model.pad_token_id, model.config.no_repeat_ngram_size, model.config.max_new_tokens
-        self.prompt_room = _prompt_room(model, max_chunk_seconds)
+        if not 0 < max_chunk_seconds <= MAX_CHUNK_SECONDS:   # the encoder graphs hold MAX_FRAMES
+            raise ValueError(f'max_chunk_seconds must be in (0, {MAX_CHUNK_SECONDS:g}], got {max_chunk_seconds}')
+        self.max_chunk_seconds, self.prompt_room = max_chunk_seconds, _prompt_room(model, max_chunk_seconds)
         self.spare = max_batch_size   # a pool row no decode step reads: where a prefill's padding prompts go
         self.pool = new_pool(self.decoder, max_batch_size + 1, self.prompt_room + self.new_tokens, self.new_tokens, model.device)
         self.rows: list[_Job | None] = [None] * max_batch_size   # the job each pool row decodes
@@ -551,6 +555,7 @@ def _queue(self, jobs: list[_Job]) -> list[Future]:
     "Queue the jobs of one request; one `Future[str]` per job. Raises `NotReady` (503) once closed."
     with self._cv:
         if self._closed: raise NotReady('the server is shutting down; send the request again')
+        if self._thread is None: raise RuntimeError('the engine has not started: call setup() first (nothing would answer)')
         for j in jobs: j.queued_step = self.stats.decode_steps
         if jobs: self._queues[self._next_request] = deque(jobs); self._next_request += 1; self._cv.notify()
     return [j.future for j in jobs]
@@ -664,7 +669,8 @@ DecodeEngine._prompt_batch = _prompt_batch
 def _prompts(self, jobs: list[_Job]) -> tuple[Tensor, Tensor]:
     "Features, encoder and projector of the jobs' chunks, then their prompts at the fixed prefill shape: [B, prompt_room, D] embeddings and [B, prompt_room] mask."
     feats, lengths = self._features(jobs)
-    if feats.shape[1] > MAX_FRAMES: raise ValueError(f'a chunk longer than {MAX_CHUNK_SECONDS:g} s: chunks must be at most {MAX_CHUNK_SECONDS:g} s')
+    if feats.shape[1] > int(self.max_chunk_seconds * SAMPLE_RATE) // (HOP_LENGTH * FRAME_STACK):   # 900 frames at 18 s: its prompt fills the room
+        raise ValueError(f'a chunk longer than {self.max_chunk_seconds:g} s: chunks must be at most {self.max_chunk_seconds:g} s')
     frames, n_audio = encode_with(self.encoder_graphs.get(self.prefill_table[len(jobs)]), self.model, feats, lengths)
     return self._prompt_batch(frames, n_audio)   # the room is the prompt of a MAX_FRAMES chunk: every prompt fits
 DecodeEngine._prompts = _prompts
