@@ -16,11 +16,11 @@ from .bench import Outcome, _answer, audio_info, failure_counts, fetch_stats, la
 from .errors import TaError
 
 # %% auto #0
-__all__ = ['CORPUS', 'ANSWER_KINDS', 'MUTATIONS', 'make_corpus', 'Recording', 'load_corpus', 'rss_mb', 'local_server', 'Sent',
-           'sample_every', 'health_probe', 'health_process', 'HealthProbe', 'solo_pass', 'status_counts', 'answer_kind',
-           'solo_mismatches', 'rss_summary', 'stats_check', 'soak_record', 'run_soak', 'plot_soak', 'mutate',
-           'fuzz_case', 'judge', 'fuzz_record', 'run_fuzz', 'soak_parser', 'fuzz_parser', 'soak_passed', 'main_soak',
-           'main_fuzz']
+__all__ = ['CORPUS', 'ANSWER_KINDS', 'MUTATIONS', 'make_corpus', 'Recording', 'load_corpus', 'rss_mb', 'pss_mb', 'local_server',
+           'Sent', 'sample_every', 'health_probe', 'health_process', 'HealthProbe', 'solo_pass', 'status_counts',
+           'answer_kind', 'solo_mismatches', 'rss_summary', 'stats_check', 'soak_record', 'run_soak', 'plot_soak',
+           'mutate', 'fuzz_case', 'judge', 'fuzz_record', 'run_fuzz', 'soak_parser', 'fuzz_parser', 'soak_passed',
+           'main_soak', 'main_fuzz']
 
 # %% ../nbs/17b_soak.ipynb #s006
 CORPUS = (  # (file, fixtures joined in order, seconds kept (None: all), ffmpeg output options)
@@ -75,23 +75,29 @@ def load_corpus(folder: str | Path) -> list[Recording]:
     return [Recording(audio_info(p)[0], p.read_bytes(), mimetypes.guess_type(p)[0] or 'application/octet-stream') for p in files]
 
 # %% ../nbs/17b_soak.ipynb #s009
-def _own_rss_kb(pid: int) -> int:
-    return int(next(l for l in Path(f'/proc/{pid}/status').read_text().splitlines() if l.startswith('VmRSS:')).split()[1])
+def _own_kb(pid: int, field: str = 'VmRSS') -> int:
+    "One process's memory in kB (KiB): 'VmRSS' from /proc/PID/status, or 'Pss' from /proc/PID/smaps_rollup."
+    path = f'/proc/{pid}/status' if field == 'VmRSS' else f'/proc/{pid}/smaps_rollup'
+    return int(next(l for l in Path(path).read_text().splitlines() if l.startswith(field + ':')).split()[1])
 
 def _children(pid: int) -> list[int]:
     "Process ids of `pid`'s children (the engine process of `--engine-process on`, ffmpeg decoders, multiprocessing's helper)."
     try: return [int(c) for t in os.listdir(f'/proc/{pid}/task') for c in Path(f'/proc/{pid}/task/{t}/children').read_text().split()]
     except (FileNotFoundError, ProcessLookupError): return []
 
-def rss_mb(pid: int) -> float:
-    "Resident set size in MB (10^6 bytes) of process `pid` and its children (a server's engine process and decoders), from /proc/PID/status; `TaError` when there is no such process."
-    try: kb = _own_rss_kb(pid)
+def rss_mb(pid: int, field: str = 'VmRSS') -> float:
+    "Resident set size in MB (10^6 bytes) of process `pid` and its children (a server's engine process and decoders), from /proc/PID/status; with `field='Pss'` their proportional set size instead (`pss_mb`). `TaError` when there is no such process."
+    try: kb = _own_kb(pid, field)
     except (FileNotFoundError, ProcessLookupError, StopIteration):
         raise TaError(f'no running process {pid} on this machine (/proc/{pid}/status); give --pid the local server\'s process id') from None
     for c in _children(pid):
-        try: kb += _own_rss_kb(c)
+        try: kb += _own_kb(c, field)
         except (FileNotFoundError, ProcessLookupError, StopIteration): pass   # ended since it was listed
     return kb * 1024 / 1e6   # the kernel writes kB (KiB)
+
+def pss_mb(pid: int) -> float:
+    "Proportional set size in MB of process `pid` and its children: each page shared by n processes counts 1/n in each, so a library that 40 ffmpeg decoders map counts once in the sum, not 40 times as in `rss_mb` (/proc/PID/smaps_rollup, Linux 4.14+)."
+    return rss_mb(pid, 'Pss')
 
 _STARTED = re.compile(r'(?:Uvicorn running on|ta serve listening on) (http://\S+)')   # one HTTP process, or several (--http-workers)
 
@@ -207,13 +213,13 @@ async def _soak(url: str, corpus: list[Recording], clients: int, seconds: float,
         with HealthProbe(url, period_s, timeout_s) as probe:   # started and connected before the clock starts
             t0, idle_done, sent = time.perf_counter(), threading.Event(), []
             probe.start()
-            rrows, rt = sample_every(lambda: [round(rss_mb(pid), 1)], period_s, t0, idle_done) if pid else ([], None)
+            rrows, rt = sample_every(lambda: [round(rss_mb(pid), 1), round(pss_mb(pid), 1)], period_s, t0, idle_done) if pid else ([], None)
             await asyncio.gather(*(_client(client, url + '/transcribe', auth, corpus, c, t0, t0 + seconds, sent) for c in range(clients)))
             wall = time.perf_counter() - t0
             hrows = probe.stop()
         after, e2 = await fetch_stats(client, url, auth)
     if rt: await asyncio.sleep(idle_s); idle_done.set(); rt.join()
-    return dict(health=health, solo=solo, sent=sent, wall_s=wall, health_rows=hrows, rss_rows=rrows,
+    return dict(health=health, solo=solo, sent=sent, wall_s=wall, health_rows=hrows, memory_rows=rrows,
                 stats=stats_diff(before, after) if before and after else None, stats_error=e1 or e2)
 
 # %% ../nbs/17b_soak.ipynb #s015
@@ -261,10 +267,10 @@ def stats_check(stats: dict | None, sent: list[Sent], corpus: list[Recording], t
 
 # %% ../nbs/17b_soak.ipynb #s018
 def soak_record(run: dict, corpus: list[Recording], clients: int, seconds: float) -> dict:
-    "The JSON record of a `_soak` run: summary (counts, crossed, latency, health, memory, stats check), folder and time series."
+    "The JSON record of a `_soak` run: summary (counts, crossed, latency, health, memory as RSS and as PSS, stats check), folder and time series."
     sent, outs = run['sent'], [s.outcome for s in run['sent']]
     ok = [s for s in sent if s.outcome.ok]
-    hrows = run['health_rows']
+    hrows, rss, pss = run['health_rows'], [r[:2] for r in run['memory_rows']], [[r[0], r[2]] for r in run['memory_rows']]
     return dict(
         clients=clients, seconds=seconds, wall_s=round(run['wall_s'], 3), health=run['health'],
         requests=len(sent), ok=len(ok), statuses=status_counts(outs), failures=failure_counts(outs)[:10],
@@ -273,11 +279,12 @@ def soak_record(run: dict, corpus: list[Recording], clients: int, seconds: float
         rtfx=round(sum(corpus[s.file].info['seconds'] for s in ok) / run['wall_s'], 2) if run['wall_s'] else 0.0,
         latency=latency_summary([s.outcome.latency_s for s in ok], qs=(50, 99)),
         health_probe='own process', health_latency=latency_summary([h[1] for h in hrows], qs=(50, 99)), health_statuses=dict(Counter(str(h[2]) for h in hrows)),
-        rss=rss_summary(run['rss_rows'], run['wall_s']), stats_check=stats_check(run['stats'], sent, corpus),
+        rss=rss_summary(rss, run['wall_s']),
+        pss=rss_summary(pss, run['wall_s']), stats_check=stats_check(run['stats'], sent, corpus),
         stats=run['stats'], stats_error=run['stats_error'],
         folder=[dict(r.info, solo_text=t) for r, t in zip(corpus, run['solo'])],
         series=dict(requests=[[s.start_s, round(s.outcome.latency_s, 6), s.outcome.status, s.file] for s in sent],
-                    health=hrows, rss_mb=run['rss_rows']))
+                    health=hrows, rss_mb=rss, pss_mb=pss))
 
 def run_soak(folder: str | Path, url: str, clients: int = 8, seconds: float = 30.0, pid: int | None = None,
              api_key: str | None = None, period_s: float = 1.0, idle_s: float = 0.0, timeout_s: float = 600.0,
@@ -301,7 +308,8 @@ def plot_soak(rec: dict, path: str | Path, window_s: float = 10.0) -> Path:
     from matplotlib.figure import Figure
     fig = Figure(figsize=(10, 8), layout='constrained'); FigureCanvasAgg(fig)
     ax_m, ax_l, ax_h = fig.subplots(3, 1, sharex=True)
-    if rss := rec['series']['rss_mb']: ax_m.plot(*np.array(rss).T, '-', color='C0')
+    if rss := rec['series']['rss_mb']: ax_m.plot(*np.array(rss).T, '-', color='C0', label='RSS')
+    if pss := rec['series'].get('pss_mb'): ax_m.plot(*np.array(pss).T, '-', color='C5', label='PSS (shared pages once)')
     ax_m.axvline(rec['wall_s'], color='grey', ls=':', label='end of load'); ax_m.legend(fontsize=8)
     ok = [r for r in rec['series']['requests'] if r[2] == 200]
     if ok:
@@ -311,7 +319,7 @@ def plot_soak(rec: dict, path: str | Path, window_s: float = 10.0) -> Path:
         ax_l.plot(mid, p99, 's-', ms=3, color='C3', label=f'p99 per {window_s:g} s')
         ax_l.legend(fontsize=8)
     if h := rec['series']['health']: ax_h.plot([r[0] for r in h], [1e3 * r[1] for r in h], '.-', ms=3, color='C4')
-    for ax, y in ((ax_m, 'server RSS (MB)'), (ax_l, 'request latency (s)'), (ax_h, '/health latency (ms)')):
+    for ax, y in ((ax_m, 'server + children (MB)'), (ax_l, 'request latency (s)'), (ax_h, '/health latency (ms)')):
         ax.set_ylabel(y); ax.grid(alpha=0.3)
     ax_h.set_xlabel('time since the soak started (s)')
     fig.suptitle(f"ta bench soak: {rec['clients']} clients, {rec['seconds']:g} s, {len(rec['folder'])} recordings; "
