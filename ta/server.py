@@ -653,6 +653,18 @@ _HEADERS = {503: lambda e: None if (r := getattr(e, 'retry_after', 5)) is None e
             401: lambda e: {'WWW-Authenticate': 'Bearer'},                         # how to authenticate (RFC 9110)
             408: lambda e: {'Connection': 'close'}}                                # the rest of the body is not waited for
 
+def _routes(app: FastAPI) -> str:
+    "The documented routes, as 'METHOD /path' from the OpenAPI schema (built once, then cached by FastAPI), for a 404 that says what exists."
+    return ', '.join(sorted(f'{m.upper()} {path}' for path, ops in app.openapi()['paths'].items() for m in ops if m != 'head'))
+
+def _http_message(request: Request, e: StarletteHTTPException) -> str:
+    "Starlette's reason, and for its own 404 and 405 what to send instead."
+    if e.status_code == 404 and e.detail == 'Not Found':
+        return f'Not Found: no route {request.method} {request.url.path}; the routes are {_routes(request.app)} (GET /docs describes them)'
+    if e.status_code == 405 and (allow := (e.headers or {}).get('Allow')):
+        return f'Method Not Allowed: {request.url.path} takes {allow}, not {request.method}'
+    return str(e.detail)
+
 def add_error_handlers(app: FastAPI):
     @app.exception_handler(TaError)
     async def ta_error(request, e: TaError):
@@ -660,7 +672,7 @@ def add_error_handlers(app: FastAPI):
             log.warning('%s %s -> %d: %s', request.method, request.url.path, e.status, e.message)
         return _error(e.status, e.message, headers=_HEADERS.get(e.status, lambda e: None)(e))
     @app.exception_handler(StarletteHTTPException)
-    async def http_error(request, e): return _error(e.status_code, str(e.detail), headers=getattr(e, 'headers', None))
+    async def http_error(request, e): return _error(e.status_code, _http_message(request, e), headers=getattr(e, 'headers', None))
     @app.exception_handler(RequestValidationError)
     async def validation_error(request, e): return _error(400, f'bad request: {e.errors()}')
     @app.exception_handler(Exception)
