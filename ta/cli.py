@@ -25,7 +25,9 @@ def _add_settings_flags(p: argparse.ArgumentParser):
 
 def cmd_serve(a) -> int:
     "Start the HTTP server (`--http-workers`: that many HTTP processes, `ta.http_workers`; with `--ray`, on a Ray cluster: `ta.ray_serve`); flags left unset fall back to TA_* variables, then to the defaults."
-    from ta.settings import Settings
+    from ta.settings import Settings, unknown_variables
+    for name in unknown_variables():
+        print(f'warning: {name} is set, but no setting of ta serve reads it (misspelled?); `ta serve --help` lists the settings, each also TA_<NAME>', file=sys.stderr)
     settings = Settings(**{k: v for k, v in vars(a).items() if k in Settings.model_fields and v is not None})
     if settings.ray:
         import importlib.util

@@ -11,7 +11,7 @@ from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 # %% auto #0
-__all__ = ['LISTEN_BACKLOG', 'AUDIO_BYTES_PER_S', 'memory_bytes', 'Settings']
+__all__ = ['LISTEN_BACKLOG', 'AUDIO_BYTES_PER_S', 'OTHER_TA_VARIABLES', 'memory_bytes', 'Settings', 'unknown_variables']
 
 # %% ../nbs/06a_settings.ipynb #c005
 _TINY = Path(ta.__file__).parent / 'checkpoints' / 'tiny'  # ta.tiny.TINY_DIR, without importing torch
@@ -107,3 +107,11 @@ class Settings(Settings):
         if 0 < self.ray_max_replicas < self.ray_min_replicas:
             raise ValueError(f'--ray-max-replicas {self.ray_max_replicas} is below --ray-min-replicas {self.ray_min_replicas}')
         return self
+
+# %% ../nbs/06a_settings.ipynb #env02
+OTHER_TA_VARIABLES = frozenset({'TA_ALIGNER', 'TA_CPU_WORKERS', 'TA_EVAL_CACHE', 'TA_EVAL_INDEX', 'TA_BENCH_OUT', 'TA_CHROMIUM'})  # read outside Settings
+
+def unknown_variables(environ=os.environ) -> list[str]:
+    "The `TA_*` names in `environ` that no setting and no other part of ta reads (names compared case-blind, as pydantic-settings does), sorted."
+    known = {'TA_' + name.upper() for name in Settings.model_fields} | OTHER_TA_VARIABLES
+    return sorted(k for k in environ if k.upper().startswith('TA_') and k.upper() not in known)
