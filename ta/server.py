@@ -35,9 +35,9 @@ __all__ = ['MAX_SPEAKERS', 'log', 'COUNTER_SLOTS', 'GAUGES', 'PUBLISH_INTERVAL_S
            'parse_form', 'pick_device', 'quiet_notices', 'load_for_serving', 'start_engine', 'warm_up', 'CounterRows',
            'publish_counters', 'Engine', 'get_engine', 'check_api_key', 'Word', 'SpeakerTurn', 'Transcription',
            'ErrorBody', 'decode_upload', 'record', 'post_transcribe', 'get_health', 'get_stats', 'add_error_handlers',
-           'ConnectionGuard', 'GuardedH11', 'quiet_floods', 'raise_open_file_limit', 'trim_now', 'trim_memory',
-           'get_docs', 'get_redoc', 'build_app', 'bind_port', 'check_port', 'server_config', 'check_settings', 'serve',
-           'launch', 'wait_healthy']
+           'ConnectionGuard', 'GuardedH11', 'AmbiguousFraming', 'quiet_floods', 'raise_open_file_limit', 'trim_now',
+           'trim_memory', 'get_docs', 'get_redoc', 'build_app', 'bind_port', 'check_port', 'server_config',
+           'check_settings', 'serve', 'launch', 'wait_healthy']
 
 # %% ../nbs/06_server.ipynb #c008
 @dataclass(frozen=True)
@@ -743,6 +743,17 @@ class GuardedH11(H11Protocol):
 _MALFORMED = ('the request is not valid HTTP/1.1 (its request line, a header, or the body framing: Content-Length, '
               'Transfer-Encoding); send a well-formed request, e.g. with curl or an HTTP library')
 
+class AmbiguousFraming:
+    "ASGI middleware: a request that carries both Content-Length and Transfer-Encoding (the shape of request smuggling behind a proxy, RFC 9112 section 6.3) gets the malformed-request 400, unread, and its connection closes (h11 frames it by Transfer-Encoding and would keep the connection open)."
+    def __init__(self, app): self.app = app
+    async def __call__(self, scope, receive, send):
+        names = {k.lower() for k, _ in scope.get('headers', ())}
+        if scope['type'] != 'http' or not {b'content-length', b'transfer-encoding'} <= names: return await self.app(scope, receive, send)
+        body = json.dumps({'error': _MALFORMED}).encode()
+        await send({'type': 'http.response.start', 'status': 400,
+                    'headers': [(b'content-type', b'application/json'), (b'content-length', b'%d' % len(body)), (b'connection', b'close')]})
+        await send({'type': 'http.response.body', 'body': body})
+
 class _AsEpisode(logging.Filter):
     "Count log lines containing `fragment` into `episode` instead of printing each one."
     def __init__(self, fragment: str, episode: Episode): super().__init__(); self.fragment, self.episode = fragment, episode
@@ -835,6 +846,7 @@ def build_app(settings: Settings | None = None, on_failure=None, start=None, row
     if hosts := settings.allowed_host_list:
         from starlette.middleware.trustedhost import TrustedHostMiddleware
         app.add_middleware(TrustedHostMiddleware, allowed_hosts=hosts, www_redirect=False)
+    app.add_middleware(AmbiguousFraming)
     add_error_handlers(app); add_openai_errors(app)
     return app
 
