@@ -27,7 +27,7 @@ __all__ = ['BUCKETS', 'PREFILL_BUCKETS', 'ADMIT_MIN_CHUNKS', 'ADMIT_MAX_WAIT', '
            'rows_view', 'fuse_projections_', 'project', 'mlp', 'attention_step', 'linear_attention_step', 'sample',
            'decode_step', 'causal_conv_prefill', 'chunk_delta_rule_prefill', 'attention_prefill',
            'linear_attention_prefill', 'prefill_layer', 'prefill_states', 'write_rows', 'prefill', 'EncoderGraph',
-           'capture_encoder', 'PrefillGraph', 'encode_with', 'EngineStats', 'DecodeEngine', 'capture',
+           'chunk_frames', 'capture_encoder', 'PrefillGraph', 'encode_with', 'EngineStats', 'DecodeEngine', 'capture',
            'capture_prefill', 'setup', 'token_budget', 'budget_for', 'submit_features', 'as_clips', 'submit',
            'transcribe_clips', 'transcribe', 'close']
 
@@ -337,7 +337,11 @@ class EncoderGraph:
     frame_mask: Tensor  # [rows, MAX_FRAMES / 4] int, 1 on real audio tokens (output)
     graph: torch.cuda.CUDAGraph
 
-MAX_FRAMES = int(MAX_CHUNK_SECONDS * SAMPLE_RATE) // (HOP_LENGTH * FRAME_STACK)  # 900 feature frames (50 Hz) in 18 s
+def chunk_frames(seconds: float) -> int:
+    "Feature frames (50 Hz, after stacking) in `seconds` of audio: the most a chunk that long may have."
+    return int(seconds * SAMPLE_RATE) // (HOP_LENGTH * FRAME_STACK)
+
+MAX_FRAMES = chunk_frames(MAX_CHUNK_SECONDS)  # 900 feature frames (50 Hz) in 18 s
 
 def _encode(model: ASRModel, feats: Tensor, mask: Tensor) -> tuple[Tensor, Tensor]:
     "Projected audio tokens [B, T/4, D] fp32 and their mask [B, T/4] of padded features [B, T, 320]."
@@ -442,7 +446,7 @@ class DecodeEngine:
         self.pad_id, self.ngram, self.new_tokens = model.pad_token_id, model.config.no_repeat_ngram_size, model.config.max_new_tokens
         if not 0 < max_chunk_seconds <= MAX_CHUNK_SECONDS:   # the encoder graphs hold MAX_FRAMES
             raise ValueError(f'max_chunk_seconds must be in (0, {MAX_CHUNK_SECONDS:g}], got {max_chunk_seconds}')
-        self.max_chunk_seconds, self.prompt_room = max_chunk_seconds, _prompt_room(model, max_chunk_seconds)
+        self.max_chunk_seconds, self.max_frames, self.prompt_room = max_chunk_seconds, chunk_frames(max_chunk_seconds), _prompt_room(model, max_chunk_seconds)
         self.spare = max_batch_size   # a pool row no decode step reads: where a prefill's padding prompts go
         self.pool = new_pool(self.decoder, max_batch_size + 1, self.prompt_room + self.new_tokens, self.new_tokens, model.device)
         self.rows: list[_Job | None] = [None] * max_batch_size   # the job each pool row decodes
@@ -669,7 +673,7 @@ DecodeEngine._prompt_batch = _prompt_batch
 def _prompts(self, jobs: list[_Job]) -> tuple[Tensor, Tensor]:
     "Features, encoder and projector of the jobs' chunks, then their prompts at the fixed prefill shape: [B, prompt_room, D] embeddings and [B, prompt_room] mask."
     feats, lengths = self._features(jobs)
-    if feats.shape[1] > int(self.max_chunk_seconds * SAMPLE_RATE) // (HOP_LENGTH * FRAME_STACK):   # 900 frames at 18 s: its prompt fills the room
+    if feats.shape[1] > self.max_frames:   # 900 frames at 18 s: its prompt fills the room
         raise ValueError(f'a chunk longer than {self.max_chunk_seconds:g} s: chunks must be at most {self.max_chunk_seconds:g} s')
     frames, n_audio = encode_with(self.encoder_graphs.get(self.prefill_table[len(jobs)]), self.model, feats, lengths)
     return self._prompt_batch(frames, n_audio)   # the room is the prompt of a MAX_FRAMES chunk: every prompt fits
