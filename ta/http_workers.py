@@ -13,7 +13,7 @@ from .server import COUNTER_SLOTS, CounterRows, bind_port, check_settings, load_
 from .settings import LISTEN_BACKLOG, Settings
 
 # %% auto #0
-__all__ = ['AUTO_HTTP_WORKERS', 'log', 'FOLLOW_S', 'http_workers', 'check_workers', 'listen_socket', 'worker_settings',
+__all__ = ['AUTO_HTTP_WORKERS', 'log', 'FOLLOW_S', 'http_workers', 'check_workers', 'listen_sockets', 'worker_settings',
            'run_http_worker', 'Supervisor', 'serve_workers']
 
 # %% ../nbs/09d_http_workers.ipynb #hw06
@@ -32,10 +32,24 @@ def check_workers(settings: Settings, n: int):
         raise TaError(f'--http-workers {n} needs the engine in its own process, which they all feed: leave --engine-process at auto, or set it on')
     if n > 1 and settings.gpus: raise TaError(f'--http-workers {n} and --gpus cannot be combined yet: use one of them')
 
-def listen_socket(host: str, port: int) -> socket.socket:
-    "A TCP socket listening on host:port (0: a free port) for the HTTP worker processes to share. Raises `TaError` when the port is taken (`bind_port`)."
-    s = bind_port(host, port); s.listen(LISTEN_BACKLOG)
-    return s
+def listen_sockets(host: str, port: int, n: int) -> list[socket.socket]:
+    """n TCP sockets listening on host:port (0: a free port), one per HTTP worker process, in one `SO_REUSEPORT` group: the
+    kernel hands each new connection to one of them by a hash of its addresses and ports. Where the system lacks
+    `SO_REUSEPORT` (not Linux), one socket they all share. Raises `TaError` when the port is taken (`bind_port`)."""
+    first = bind_port(host, port)   # without SO_REUSEPORT: refused while anything holds the port, another ta serve's group too
+    if n == 1 or not hasattr(socket, 'SO_REUSEPORT'): first.listen(LISTEN_BACKLOG); return [first]
+    port = first.getsockname()[1]; first.close()
+    socks = []
+    for _ in range(n):
+        s = socket.socket(first.family)
+        for opt in (socket.SO_REUSEADDR, socket.SO_REUSEPORT): s.setsockopt(socket.SOL_SOCKET, opt, 1)
+        try: s.bind((host, port))
+        except OSError as e:   # taken in the moment since the check
+            for t in (s, *socks): t.close()
+            raise TaError(f"port {port} on {host} was taken while ta serve started ({e.strerror}); start it again, or choose "
+                          "another with --port") from None
+        s.listen(LISTEN_BACKLOG); socks.append(s)
+    return socks
 
 def worker_settings(settings: Settings, n: int) -> Settings:
     "One HTTP worker process's settings: the in-flight bounds split n ways (requests rounded up), one process."
@@ -53,43 +67,49 @@ def _follow_supervisor(parent: int, stops, server):
         time.sleep(FOLLOW_S)
     server.handle_exit(signal.SIGTERM, None)
 
-def run_http_worker(settings: Settings, sock: socket.socket, address: str, array, stops, row: int, parent: int):
-    "One HTTP worker process: `serve` on the shared `sock`, its engine a link to the engine process at `address`, its counters in row `row` of `array`; it stops when the supervisor (`parent`) raises `stops`, and ignores signals (a terminal's Ctrl-C, or a service manager's SIGTERM to every process, reach the supervisor too)."
+def run_http_worker(settings: Settings, sock: socket.socket, address: str, array, stops, row: int, parent: int, link_first: bool = False):
+    "One HTTP worker process: `serve` on `sock`, its engine a link to the engine process at `address` (made before it accepts a connection when `link_first`), its counters in row `row` of `array`; it stops when the supervisor (`parent`) raises `stops`, and ignores signals (a terminal's Ctrl-C, or a service manager's SIGTERM to every process, reach the supervisor too)."
     for sig in (signal.SIGINT, signal.SIGTERM): signal.signal(sig, signal.SIG_IGN)
     name_process(f'ta-http-{row}')
-    raise SystemExit(serve(settings, [sock], functools.partial(EngineLink.connect, address), CounterRows(array, row),
-                           functools.partial(_follow_supervisor, parent, stops)))
+    start = functools.partial(EngineLink.connect, address)
+    if link_first:   # a replacement: the engine is loaded, so the link takes milliseconds, and the connections queued on
+        try: link = start(); start = lambda: link   # its socket meanwhile get answers, not 'the model is still loading'
+        except Exception: pass   # the engine has ended: `serve` makes the link again and answers with why
+    raise SystemExit(serve(settings, [sock], start, CounterRows(array, row), functools.partial(_follow_supervisor, parent, stops)))
 
 # %% ../nbs/09d_http_workers.ipynb #hw11
 class Supervisor:
-    "Starts the engine process (loading in a thread) and n HTTP worker processes on `sock`; passes each SIGINT/SIGTERM on to the workers (a shared stop level they follow), restarts a worker that crashes, and stops the engine once every worker has exited."
-    def __init__(self, settings: Settings, n: int, sock: socket.socket):
-        self.settings, self.n, self.sock, self.stopping, self.engine, self.error = settings, n, sock, False, None, None
+    "Starts the engine process (loading in a thread) and n HTTP worker processes, worker i on `socks[i]` (or all on one); passes each SIGINT/SIGTERM on to the workers (a shared stop level they follow), restarts a worker that crashes, and stops the engine once every worker has exited."
+    def __init__(self, settings: Settings, n: int, socks: list[socket.socket]):
+        self.settings, self.n, self.socks, self.stopping, self.engine, self.error = settings, n, socks, False, None, None
         self.engine_died = False
         address, listener = engine_listener()
         self.loader = threading.Thread(target=self._load, args=(listener,), name='ta-engine-loader', daemon=True)
         self.loader.start()
         self.ctx = mp.get_context('spawn')
         self.stops = self.ctx.RawValue('i', 0)
-        self.args = (worker_settings(settings, n), sock, address, self.ctx.RawArray('d', n * COUNTER_SLOTS), self.stops)
+        self.args = (worker_settings(settings, n), address, self.ctx.RawArray('d', n * COUNTER_SLOTS), self.stops)
         self.workers = [self._start(i) for i in range(n)]
 
     def _load(self, listener: socket.socket):
         try: self.engine = EngineProcess(load_for_serving, self.settings, listener=listener)
         except Exception as e: self.error = e; log.error('cannot load the model: %s', e)
 
-    def _start(self, row: int):
-        "Start HTTP worker `row` with SIGINT ignored from its first instruction (an ignored signal stays ignored across exec)."
+    def _start(self, row: int, link_first: bool = False):
+        "Start HTTP worker `row` on its socket (a replacement gets the same one: the connections queued there wait for it) with SIGINT ignored from its first instruction (an ignored signal stays ignored across exec)."
         before = signal.signal(signal.SIGINT, signal.SIG_IGN)
         try:
-            p = self.ctx.Process(target=run_http_worker, args=(*self.args, row, os.getpid()), name=f'ta-http-{row}')
+            sock = self.socks[row % len(self.socks)]
+            p = self.ctx.Process(target=run_http_worker, args=(self.args[0], sock, *self.args[1:], row, os.getpid(), link_first),
+                                 name=f'ta-http-{row}')
             p.start()
         finally: signal.signal(signal.SIGINT, before)
         return p
 
     def pass_on(self, sig: int, frame=None):
-        "A signal came: raise the stop level, which each worker follows within `FOLLOW_S` (the first drains them, the second cuts the drain short), one still starting as soon as it runs. The port is closed here: once the workers close theirs, new connections are refused, not left waiting."
-        self.stopping = True; self.stops.value += 1; self.sock.close()
+        "A signal came: raise the stop level, which each worker follows within `FOLLOW_S` (the first drains them, the second cuts the drain short), one still starting as soon as it runs. The sockets are closed here: once the workers close theirs, new connections are refused, not left waiting."
+        self.stopping = True; self.stops.value += 1
+        for s in self.socks: s.close()
 
     def watch(self) -> int:
         "Until every worker has exited: restart one that crashed (an exit code other than 0 or 1, 1 being a model that cannot load, which ends them all); stop them all if the engine process dies (they could only answer 503). Then stop the engine; the exit code (1: the model could not be loaded, or the engine died)."
@@ -104,7 +124,7 @@ class Supervisor:
                 if p.exitcode == 1: self.pass_on(signal.SIGTERM); break   # no model: the others stop too
                 if p.exitcode != 0:
                     log.error('HTTP worker %d (pid %d) exited with code %s; starting another', i, p.pid, p.exitcode)
-                    self.workers[i] = self._start(i)
+                    self.workers[i] = self._start(i, link_first=self.engine is not None)   # loaded: it links before it accepts
         if self.engine is not None: self.engine.close()
         return 1 if self.error is not None or self.engine_died or any(p.exitcode == 1 for p in self.workers) else 0
 
@@ -114,9 +134,9 @@ def serve_workers(settings: Settings) -> int:
     check_settings(settings); check_workers(settings, n)
     if n == 1: return serve(settings)
     logging.basicConfig(level=logging.INFO, format=LOG_FORMAT)
-    sock = listen_socket(settings.host, settings.port)
-    sup = Supervisor(settings, n, sock)
-    host, port = sock.getsockname()[:2]
+    socks = listen_sockets(settings.host, settings.port, n)
+    sup = Supervisor(settings, n, socks)
+    host, port = socks[0].getsockname()[:2]
     log.info('ta serve listening on http://%s:%d with %d HTTP worker processes (Press CTRL+C to quit)', f'[{host}]' if ':' in host else host, port, n)
     for sig in (signal.SIGINT, signal.SIGTERM): signal.signal(sig, sup.pass_on)
     return sup.watch()
