@@ -19,6 +19,8 @@
 #                                                            # machine (healthy cold); then the prefill eager vs compiled (bench/prefill_h200.py)
 #   ROUNDS=2 DEADLINE=555 bash bench/engine_h200.sh build v7b  # engine v7b: ta serve cold, HTTP levels, then a soak of it with
 #                                                            # the engine GPU tests and nb11 executed beside it (one call)
+#   DEADLINE=590 bash bench/engine_h200.sh build v8          # engine v8: a socket per HTTP worker, cold; v7b's shared socket, warm
+#                                                            # (needs ./ab_before: git archive 66b0dca ta | tar -x -C ab_before)
 # All systems: the synthetic full-size checkpoint (random weights, ta.synthetic), fixtures/speech_17s.flac, 3.3 new tokens
 # per second of audio. Each step stops at the shared deadline (DEADLINE seconds after start).
 set -uo pipefail
@@ -158,6 +160,14 @@ v7http() {
 v7b() {  # engine v7b (1-row decode graph again, prefill compiled layer by layer): ta serve with 4 HTTP workers from a cold
          # machine (healthy cold), the HTTP levels, then a soak of the same server with the GPU tests and nb11 beside it
   TAG=serve_http_v7b_w4 SERVE_ARGS="--http-workers 4" SERVE_AFTER=soak_beside serve
+}
+balance() {  # $1: the running server's pid. How bursts of 32 new connections spread over its HTTP workers (this tree's ta)
+  PYTHONPATH=/tmp/site:$PWD timeout 60 python bench/accept_balance.py $1 8000 32 5 "$OUT/${TAG:-serve_http}_balance.json"
+}
+v8() {  # engine v8: a listening socket per HTTP worker (SO_REUSEPORT), ta serve from a cold machine; then the same engine
+        # with v7b's one shared socket (./ab_before: git archive 66b0dca ta | tar -x -C ab_before), warm; each with `balance`
+  TAG=serve_http_v8_w4 SERVE_ARGS="--http-workers 4" SERVE_AFTER=balance serve
+  PYTHONPATH=$PWD/ab_before:${PYTHONPATH:-} TAG=serve_http_v8_shared_socket SERVE_ARGS="--http-workers 4" SERVE_AFTER=balance serve
 }
 for step in "$@"; do echo "== $step at ${SECONDS}s"; $step; done
 echo "== done at ${SECONDS}s"

@@ -529,9 +529,12 @@ def setup(self, progress=print) -> DecodeEngine:
             progress(f'captured graph {i}/{len(order)} ({self.graph_mode.value}): bucket {b} ({time.perf_counter() - t0:.1f} s)')
         enc_pool = torch.cuda.graph_pool_handle()   # apart from the decode graphs': encoder outputs are read after replay
         for b in sorted(set(self.prefill_table.values()), reverse=True):
+            t1 = time.perf_counter()
             self.encoder_graphs[b] = capture_encoder(self.model, max(b, MIN_COMPILED_ROWS), enc_pool, self._encode)
+            t2 = time.perf_counter()
             self.capture_prefill(b, mempool)
-            progress(f'captured the encoder and the prefill for {b} chunks ({time.perf_counter() - t0:.1f} s)')
+            progress(f'captured the encoder ({t2 - t1:.1f} s) and the prefill ({time.perf_counter() - t2:.1f} s) for {b} chunks '
+                     f'({time.perf_counter() - t0:.1f} s)')
         self.pool.done.fill_(True); self.pool.pos.zero_(); torch.cuda.synchronize()  # warm-up steps and prefills ran on free rows
         progress(f'captured {len(order)} graphs in {time.perf_counter() - t0:.1f} s, '
                  f'{torch.cuda.memory_reserved(self.device) / 2**30:.1f} GiB reserved on {self.device}')

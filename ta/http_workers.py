@@ -7,6 +7,7 @@ from __future__ import annotations
 import functools, logging, math, os, signal, socket, threading, time
 import multiprocessing as mp
 import multiprocessing.connection
+from pathlib import Path
 from .engine_process import EngineLink, EngineProcess, engine_listener, name_process, LOG_FORMAT
 from .errors import TaError
 from .server import COUNTER_SLOTS, CounterRows, bind_port, check_settings, load_for_serving, pick_device, serve
@@ -14,7 +15,7 @@ from .settings import LISTEN_BACKLOG, Settings
 
 # %% auto #0
 __all__ = ['AUTO_HTTP_WORKERS', 'log', 'FOLLOW_S', 'http_workers', 'check_workers', 'listen_sockets', 'worker_settings',
-           'run_http_worker', 'Supervisor', 'serve_workers']
+           'run_http_worker', 'Supervisor', 'serve_workers', 'held_connections']
 
 # %% ../nbs/09d_http_workers.ipynb #hw06
 AUTO_HTTP_WORKERS = 4    # `--http-workers 0` (auto) on CUDA; the v6 measurement in nbs/18_engine_bench chose it
@@ -140,3 +141,15 @@ def serve_workers(settings: Settings) -> int:
     log.info('ta serve listening on http://%s:%d with %d HTTP worker processes (Press CTRL+C to quit)', f'[{host}]' if ':' in host else host, port, n)
     for sig in (signal.SIGINT, signal.SIGTERM): signal.signal(sig, sup.pass_on)
     return sup.watch()
+
+# %% ../nbs/09d_http_workers.ipynb #hw16e
+def held_connections(pid: int, port: int) -> int:
+    "Established TCP connections to local `port` that process `pid` holds (Linux): its socket inodes (/proc/pid/fd) among those of /proc/net/tcp and tcp6. To see how a server's workers share its connections."
+    established = {cols[9] for f in ('/proc/net/tcp', '/proc/net/tcp6') for cols in map(str.split, Path(f).read_text().splitlines()[1:])
+                   if int(cols[1].rsplit(':', 1)[1], 16) == port and cols[3] == '01'}
+    fds = Path(f'/proc/{pid}/fd')
+    def target(fd):
+        try: return os.readlink(fds / fd)
+        except OSError: return ''   # closed meanwhile
+    return sum(target(fd)[8:-1] in established for fd in os.listdir(fds) if target(fd).startswith('socket:['))
+
