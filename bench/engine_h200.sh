@@ -21,8 +21,8 @@
 #                                                            # the engine GPU tests and nb11 executed beside it (one call)
 #   DEADLINE=590 bash bench/engine_h200.sh build v8          # engine v8: a socket per HTTP worker, cold; v7b's shared socket, warm
 #                                                            # (needs ./ab_before: git archive 66b0dca ta | tar -x -C ab_before)
-#   DEADLINE=585 bash bench/engine_h200.sh build v9          # engine v9: cold start, waiting-cost admissions vs v8's count rule
-#                                                            # (needs ./ab_count: python bench/ab_count_rule.py), engine GPU tests
+#   DEADLINE=585 bash bench/engine_h200.sh build v9          # engine v9 (commit 3888c4d): cold start, waiting-cost admissions vs v8's
+#                                                            # count rule (./ab_count: that commit's bench/ab_count_rule.py), engine GPU tests
 # All systems: the synthetic full-size checkpoint (random weights, ta.synthetic), fixtures/speech_17s.flac, 3.3 new tokens
 # per second of audio. Each step stops at the shared deadline (DEADLINE seconds after start).
 set -uo pipefail
@@ -171,9 +171,9 @@ v8() {  # engine v8: a listening socket per HTTP worker (SO_REUSEPORT), ta serve
   TAG=serve_http_v8_w4 SERVE_ARGS="--http-workers 4" SERVE_AFTER=balance serve
   PYTHONPATH=$PWD/ab_before:${PYTHONPATH:-} TAG=serve_http_v8_shared_socket SERVE_ARGS="--http-workers 4" SERVE_AFTER=balance serve
 }
-v9() {  # engine v9: the decode step's rows dynamic from its first compile, admissions by the steps their chunks waited;
-        # ta serve from a cold machine, then this tree with v8's count rule (./ab_count: python bench/ab_count_rule.py), warm,
-        # then the engine notebook's GPU tests
+v9() {  # engine v9 (commit 3888c4d): the decode step's rows dynamic from its first compile, admissions by the steps their chunks
+        # waited; ta serve from a cold machine, then that tree with v8's count rule (./ab_count, written by that commit's
+        # bench/ab_count_rule.py), warm, then the engine notebook's GPU tests
   TAG=serve_http_v9_w4 SERVE_ARGS="--http-workers 4" serve
   PYTHONPATH=$PWD/ab_count:${PYTHONPATH:-} TAG=serve_http_v9_count_rule SERVE_ARGS="--http-workers 4" serve
   GPU_NBS=09_engine gputest

@@ -21,7 +21,7 @@ from .patches.state import gated_delta_step_, _fla_kernel
 from .patches.lm_head import contiguous_lm_head_input
 
 # %% auto #0
-__all__ = ['BUCKETS', 'PREFILL_BUCKETS', 'ADMISSION_COST_STEPS', 'ADMIT_MAX_WAIT', 'MAX_CHUNK_SECONDS', 'WARMUP_STEPS',
+__all__ = ['BUCKETS', 'PREFILL_BUCKETS', 'ADMIT_MIN_CHUNKS', 'ADMIT_MAX_WAIT', 'MAX_CHUNK_SECONDS', 'WARMUP_STEPS',
            'GIL_SWITCH_S', 'MIN_COMPILED_ROWS', 'MAX_FRAMES', 'SYNTHETIC_TOKENS_PER_SECOND', 'GraphMode', 'buckets_for',
            'compiled_sizes', 'bucket_table', 'fast_decode_kernel', 'ban_repeated_ngrams_', 'RowPool', 'new_pool',
            'rows_view', 'fuse_projections_', 'project', 'mlp', 'attention_step', 'linear_attention_step', 'sample',
@@ -34,9 +34,8 @@ __all__ = ['BUCKETS', 'PREFILL_BUCKETS', 'ADMISSION_COST_STEPS', 'ADMIT_MAX_WAIT
 # %% ../nbs/09_engine.ipynb #c006
 BUCKETS = (1, 2, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128)  # row counts a decode step is captured for
 PREFILL_BUCKETS = (1, 2, 4, 8, 12, 16, 24, 32, 48, 64)  # rows of a prefill: an admission is padded to one of these (one CUDA graph each)
-ADMISSION_COST_STEPS = 3  # an admission's fixed stall, in decode steps of every running row: ~9 ms (encoder + prefill graphs of 1
-                          # chunk 11 ms, of 32 chunks 84 ms: 8.6 ms + 2.35 ms per chunk) over ~3 ms steps, bench/serve_http_v8_w4.json
-ADMIT_MAX_WAIT = 32       # while rows are free, no chunk waits more than this many decode steps
+ADMIT_MIN_CHUNKS = 32     # while rows are running, an admission waits until this many chunks wait (or as many as rows are free)...
+ADMIT_MAX_WAIT = 32       # ...or until the oldest waiting chunk has waited this many decode steps
 MAX_CHUNK_SECONDS = 18.0  # longest chunk `ta.audio.chunk_bounds` cuts; sizes each row's KV cache
 WARMUP_STEPS = 3          # eager steps run before a capture (autotuning, allocator growth)
 GIL_SWITCH_S = 0.0005     # Python's GIL hand-over interval while the engine runs (default 0.005 s)
@@ -638,11 +637,10 @@ def _take(self) -> list[tuple[int, _Job]] | None:
 DecodeEngine._take = _take
 
 def _admit_now(self, free: int) -> bool:
-    "While rows run: admit once the waiting chunks fill the `free` rows, or the decode steps they have waited add up to `ADMISSION_COST_STEPS` per running row (the stall they save the rows), or the oldest has waited `ADMIT_MAX_WAIT` steps."
-    if sum(map(len, self._queues.values())) >= free: return True
-    now = self.stats.decode_steps   # under `free` chunks wait (at most 64 are summed): each request's waiting chunks
-    waited = [now - j.queued_step for q in self._queues.values() for j in q]
-    return sum(waited) >= ADMISSION_COST_STEPS * self.running or max(waited) >= ADMIT_MAX_WAIT
+    "While rows run: admit once enough chunks wait to fill the `free` rows (or `ADMIT_MIN_CHUNKS`), or the oldest has waited `ADMIT_MAX_WAIT` steps."
+    waiting = sum(map(len, self._queues.values()))
+    oldest = min(q[0].queued_step for q in self._queues.values())
+    return waiting >= min(free, ADMIT_MIN_CHUNKS) or self.stats.decode_steps - oldest >= ADMIT_MAX_WAIT
 DecodeEngine._admit_now = _admit_now
 
 def _sync(self) -> None:
