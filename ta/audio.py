@@ -224,18 +224,19 @@ def _refused(demuxer: str) -> NotAudio:
     why = _REFUSED.get(demuxer, f"ffmpeg's '{demuxer}' demuxer is not on ta's list of demuxers that read only their own input")
     return NotAudio(f"'{demuxer}' input is refused: {why}; send the audio file itself")
 
-def _failure(err: str, head: bytes) -> TaError:
-    "The typed error for a failed ffmpeg run: `err` is its stderr, `head` the input's first bytes."
+def _failure(err: str, head: bytes, upload: bool = True) -> TaError:
+    "The typed error for a failed ffmpeg run: `err` is its stderr, `head` the input's first bytes, `upload` whether it came as a request's body (else a local file, named as such)."
     reason = 'ffmpeg: ' + (err.strip().splitlines() or ['no message'])[-1].removeprefix('input: ')
-    if head[:2] == b'\x1f\x8b': return NotAudio("the body is gzip-compressed data; send it with the header "
-                                                 "'Content-Encoding: gzip', or send the audio file uncompressed")
+    it, send = ('the body', "send the audio file's bytes") if upload else ('the file', 'give the path of an audio file')
+    if head[:2] == b'\x1f\x8b': return NotAudio(f"{it} is gzip-compressed data; " + ("send it with the header 'Content-Encoding: gzip', "
+                                                 "or send the audio file uncompressed" if upload else "decompress it first (gunzip)"))
     if m := re.search(r'\[(\S+) @ [^\]]*\] Format not on whitelist', err): return _refused(m[1])
     if 'matches no streams' in err: return BadRequest("the file has no audio track; send a file that contains sound")
     if kind := _container(head): return BadRequest(f"the {kind} file is corrupt or truncated ({reason}); {_FIX}")
     if (text := _text_start(head)) is not None:
-        if _URL.match(text): return NotAudio(f"the body is a URL ({text.strip()!r}), and URLs are not fetched; send the audio "
-                                             "file's bytes instead, e.g. `curl --data-binary @file.wav ...`")
-        return NotAudio(f"the body is text, not audio (it starts with {text!r}); send the audio file's bytes")
+        if _URL.match(text): return NotAudio(f"{it} is a URL ({text.strip()!r}), and URLs are not fetched; " + (
+            "send the audio file's bytes instead, e.g. `curl --data-binary @file.wav ...`" if upload else "download the audio and give its path"))
+        return NotAudio(f"{it} is text, not audio (it starts with {text!r}); {send}")
     return NotAudio(f"not a recognised audio or video format ({reason}); send wav, flac, mp3, ogg, opus, "
                     f"m4a, aac, webm, mp4 or aiff, or {_FIX}")
 
@@ -263,8 +264,8 @@ def _checked(x: np.ndarray) -> np.ndarray:
         f"the audio holds NaN or infinite samples (a broken float file); {_FIX}")
     return x  # [T]: the channels mixed (`mix_block`)
 
-def _decode_file(path: Path, max_seconds: float | None, timeout_s: float = FFMPEG_TIMEOUT_S) -> np.ndarray:
-    "Decode the local file `path` with ffmpeg to 16 kHz mono float32 [T]; a typed `TaError` for every failure."
+def _decode_file(path: Path, max_seconds: float | None, timeout_s: float = FFMPEG_TIMEOUT_S, upload: bool = False) -> np.ndarray:
+    "Decode the local file `path` with ffmpeg to 16 kHz mono float32 [T]; a typed `TaError` for every failure, naming it as the request's body when `upload` (a temporary copy of one)."
     cap, start = _cap(max_seconds, path.stat().st_size), time.monotonic()
     try:
         if max_seconds is not None and (_stated_seconds(path, timeout_s) or 0) > cap.seconds + _CAP_MARGIN_S:
@@ -274,7 +275,7 @@ def _decode_file(path: Path, max_seconds: float | None, timeout_s: float = FFMPE
         raise TooLarge(f"decoding took longer than {timeout_s:g} s; send a shorter file, "
                        "or convert it to 16 kHz mono FLAC first") from None
     if rc != 0:
-        with open(path, 'rb') as f: raise _failure(err, f.read(512))
+        with open(path, 'rb') as f: raise _failure(err, f.read(512), upload)
     return _checked(x)
 
 @contextmanager
@@ -295,7 +296,7 @@ def _decode_bytes(data: bytes, max_seconds: float | None) -> np.ndarray:
     if x is not None: return _checked(x)
     with tempfile.NamedTemporaryFile(prefix='ta-audio-') as f:  # mode 0600, removed on close
         f.write(data); f.flush()
-        return _decode_file(Path(f.name), max_seconds)
+        return _decode_file(Path(f.name), max_seconds, upload=True)
 
 def _decode_path(path: Path, max_seconds: float | None) -> np.ndarray:
     "Decode the local file `path`: in process when libsndfile takes it, else by ffmpeg."

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 # %% auto #0
 __all__ = ['TaError', 'BadRequest', 'Unauthorized', 'NotFound', 'BodyTimeout', 'TooLarge', 'NotAudio', 'ClientGone', 'NotReady',
-           'DeadlineExceeded', 'ModelLoadError', 'Overloaded', 'WorkerStopped']
+           'DeadlineExceeded', 'ModelLoadError', 'InvalidParam', 'Overloaded', 'WorkerStopped']
 
 # %% ../nbs/00_errors.ipynb #c005
 class TaError(Exception):
@@ -25,6 +25,10 @@ class ClientGone(TaError):   status = 499  # the client closed the connection be
 class NotReady(TaError):     status = 503  # the model is still loading, its worker stopped, or the server is shutting down
 class DeadlineExceeded(TaError): status = 504  # the answer was not ready within `request_timeout_s`
 class ModelLoadError(TaError): status = 500  # a checkpoint is missing a file, or cannot be fetched
+
+class InvalidParam(BadRequest):
+    "A 400 that names the field of the request at fault (OpenAI's error object carries it as `param`)."
+    def __init__(self, param: str, message: str): super().__init__(message); self.param = param
 
 class Overloaded(NotReady):
     "503 because the in-flight bounds are full: `Retry-After` is short (s), since requests finish all the time."

@@ -14,17 +14,17 @@ from fastapi import APIRouter, Depends, FastAPI, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse, PlainTextResponse, Response, StreamingResponse
 from .audio import decode_audio, chunk_bounds, audio_seconds, SAMPLE_RATE
-from .errors import TaError, BadRequest, ClientGone, NotReady, NotFound, Overloaded, WorkerStopped
+from .errors import TaError, BadRequest, ClientGone, InvalidParam, NotReady, NotFound, Overloaded, WorkerStopped
 from .pipeline import join_texts
 from .server import (_CUT_SHORT, _WORKER_STOPPED, Engine, Options, get_engine, check_api_key, read_body, parse_form, parse_options,
                        require_ready, _as_bool, admitted, Claim, Deadline, decode_upload, record, MAX_SPEAKERS)
 
 # %% auto #0
 __all__ = ['RESPONSE_FORMATS', 'GRANULARITIES', 'MAX_PROMPT_CHARS', 'openai_router', 'cpu_pool', 'Chunk', 'chunk_texts',
-           'Transcript', 'align_chunk', 'diarize_audio', 'transcribe_audio', 'transcript_json', 'InvalidParam',
-           'TranscriptionForm', 'parse_transcription_form', 'transcript_segments', 'verbose_json', 'srt', 'vtt',
-           'format_response', 'HeldStream', 'sse', 'stream_events', 'openai_error', 'add_openai_errors', 'model_name',
-           'get_models', 'get_model', 'post_transcription']
+           'Transcript', 'align_chunk', 'diarize_audio', 'transcribe_audio', 'transcript_json', 'TranscriptionForm',
+           'parse_transcription_form', 'transcript_segments', 'verbose_json', 'srt', 'vtt', 'format_response',
+           'HeldStream', 'sse', 'stream_events', 'openai_error', 'add_openai_errors', 'model_name', 'get_models',
+           'get_model', 'post_transcription']
 
 # %% ../nbs/06a_openai.ipynb #a005
 _pool: ThreadPoolExecutor | None = None
@@ -140,17 +140,13 @@ async def transcribe_audio(request: Request | None, engine: Engine, audio: np.nd
     return t
 
 def transcript_json(t: Transcript) -> dict:
-    "The `/transcribe` answer: `{text}`, plus `words`, `speaker_segments` and the error fields that apply."
-    out = {'text': t.text}
+    "The `/transcribe` answer: `{text, duration}` (s, to the millisecond), plus `words`, `speaker_segments` and the error fields that apply."
+    out = {'text': t.text, 'duration': round(t.duration, 3)}
     for k in ('words', 'speaker_segments', 'timestamp_error', 'diarization_error'):
         if getattr(t, k) is not None: out[k] = getattr(t, k)
     return out
 
 # %% ../nbs/06a_openai.ipynb #a010
-class InvalidParam(BadRequest):
-    "A 400 that names the form field at fault (OpenAI's error object carries it as `param`)."
-    def __init__(self, param: str, message: str): super().__init__(message); self.param = param
-
 RESPONSE_FORMATS = ('json', 'text', 'verbose_json', 'srt', 'vtt')
 GRANULARITIES = ('segment', 'word')
 _FIELDS = ('model', 'language', 'prompt', 'response_format', 'timestamp_granularities[]', 'temperature', 'stream',
@@ -240,7 +236,9 @@ def vtt(segments: list[dict]) -> str:
 def format_response(t: Transcript, form: TranscriptionForm) -> Response:
     "The answer in the form's `response_format`."
     fmt, err = form.response_format, {'X-Timestamp-Error': t.timestamp_error.encode('ascii', 'replace').decode()} if t.timestamp_error else None
-    if fmt == 'json': return JSONResponse(transcript_json(Transcript(t.duration, t.chunks, None, t.speaker_segments, None, t.diarization_error)))
+    if fmt == 'json':   # OpenAI's json answer: no duration (verbose_json has it)
+        body = transcript_json(Transcript(t.duration, t.chunks, None, t.speaker_segments, None, t.diarization_error)); del body['duration']
+        return JSONResponse(body)
     if fmt == 'verbose_json': return JSONResponse(verbose_json(t, 'word' in form.granularities))
     if fmt == 'text': return PlainTextResponse(t.text + '\n')
     body = (srt if fmt == 'srt' else vtt)(transcript_segments(t))

@@ -21,7 +21,7 @@ from starlette.requests import ClientDisconnect
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 from .audio import decode_audio, audio_seconds, stop_decoders, SAMPLE_RATE
-from .errors import TaError, BadRequest, Unauthorized, TooLarge, NotAudio, ClientGone, NotReady, Overloaded, DeadlineExceeded, BodyTimeout, WorkerStopped
+from .errors import TaError, BadRequest, InvalidParam, Unauthorized, TooLarge, NotAudio, ClientGone, NotReady, Overloaded, DeadlineExceeded, BodyTimeout, WorkerStopped
 from .engine import DecodeEngine, fast_decode_kernel
 from .engine_process import EngineProcess, LOG_FORMAT
 from .engine_pool import EnginePool, gpu_devices
@@ -301,7 +301,7 @@ def parse_form(content_type: str, body: bytes) -> tuple[bytes, list[tuple[str, s
         if b'filename' in disp: files.append((name, bytes(part['data'])))
         else: fields.append((name, part['data'].decode('utf-8', 'replace')))
     if [n for n, _ in files] != ['file']:
-        raise BadRequest('the form must carry exactly one file, in the field "file" (curl -F file=@audio.wav)'
+        raise InvalidParam('file', 'the form must carry exactly one file, in the field "file" (curl -F file=@audio.wav)'
                          + (f"; it has {', '.join(repr(n) for n, _ in files)}" if files else ''))
     return files[0][1], fields
 
@@ -535,6 +535,7 @@ class SpeakerTurn(BaseModel):
 
 class Transcription(BaseModel):
     text: str = Field(description='the transcript, chunk texts joined with spaces')
+    duration: float = Field(description='seconds of audio transcribed: what the file decoded to, so a file cut short shows here')
     words: list[Word] | None = Field(None, description='with return_timestamps: every word with its time')
     speaker_segments: list[SpeakerTurn] | None = Field(None, description='with return_speakers: who speaks when')
     timestamp_error: str | None = Field(None, description='why words are missing, when alignment failed')
