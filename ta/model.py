@@ -18,10 +18,10 @@ from .features import clip_features, pad_features, SAMPLE_RATE, N_FFT, WIN_LENGT
 from .tiny import TINY_DIR, TRANSCRIBE_PROMPT
 
 # %% auto #0
-__all__ = ['ENCODER_RENAMES', 'DECODER_RENAMES', 'VOCAB_MULTIPLE', 'ASRConfig', 'Projector', 'resolve_dir', 'read_weights',
-           'padded_vocab', 'load_base', 'ASRModel', 'prompt_ids', 'projector_state', 'encode_features', 'encode',
-           'embed_prompts', 'generate', 'truncate_repetition', 'clean_text', 'decode_text', 'transcribe_features',
-           'transcribe_clips', 'save_pretrained']
+__all__ = ['ENCODER_RENAMES', 'DECODER_RENAMES', 'VOCAB_MULTIPLE', 'ASRConfig', 'Projector', 'check_local_dir', 'resolve_dir',
+           'read_weights', 'padded_vocab', 'load_base', 'ASRModel', 'prompt_ids', 'projector_state', 'encode_features',
+           'encode', 'embed_prompts', 'generate', 'truncate_repetition', 'clean_text', 'decode_text',
+           'transcribe_features', 'transcribe_clips', 'save_pretrained']
 
 # %% ../nbs/04_model.ipynb #c005
 @dataclass
@@ -70,12 +70,17 @@ class Projector(nn.Module):
         return self.linear_2(self.act(self.linear_1(self.input_norm(x.to(self.linear_1.weight.dtype)))))
 
 # %% ../nbs/04_model.ipynb #c011
+def check_local_dir(name: str) -> None:
+    "Raise `ModelLoadError` when `name` is a local path (it exists, starts with `.`, `/` or `~`, or has more than one `/`) but not a folder: it is never looked up on the Hub."
+    path = Path(name).expanduser()
+    if not path.is_dir() and (path.exists() or name.startswith(('.', '/', '~')) or name.count('/') > 1):
+        raise ModelLoadError(f"'{name}' is not a checkpoint folder (no such directory)")
+
 def resolve_dir(name: str, base: Path | None = None, patterns: list[str] | None = None) -> Path:
     "Local folder for `name`: relative to `base`, a local path, or a Hub snapshot. Raises `ModelLoadError`."
     for cand in ([base / name] if base else []) + [Path(name).expanduser()]:
         if cand.is_dir(): return cand
-    if Path(name).expanduser().exists() or name.startswith(('.', '/', '~')) or name.count('/') > 1:
-        raise ModelLoadError(f"'{name}' is not a checkpoint folder (no such directory)")
+    check_local_dir(name)
     try:
         from huggingface_hub import snapshot_download
         return Path(snapshot_download(name, allow_patterns=patterns))

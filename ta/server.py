@@ -25,7 +25,7 @@ from .errors import TaError, BadRequest, InvalidParam, Unauthorized, TooLarge, N
 from .engine import DecodeEngine, fast_decode_kernel
 from .engine_process import EngineProcess, LOG_FORMAT
 from .engine_pool import EnginePool, gpu_devices
-from .model import ASRModel
+from .model import ASRModel, check_local_dir
 from .settings import Settings, LISTEN_BACKLOG
 
 # %% auto #0
@@ -879,7 +879,8 @@ def server_config(app: FastAPI, settings: Settings):
                           proxy_headers=bool(settings.forwarded_allow_ips), forwarded_allow_ips=settings.forwarded_allow_ips or None)
 
 def check_settings(settings: Settings):
-    "Refuse, before anything listens, what this machine cannot honour: a device it lacks, a bad `--gpus`, CUDA graphs off CUDA. Raises `TaError`."
+    "Refuse, before anything listens, what this machine cannot honour: a device it lacks, a bad `--gpus`, CUDA graphs off CUDA, a checkpoint path that is no folder. Raises `TaError`."
+    check_local_dir(settings.model)   # a typo in --model ends the start here, not after the server has said it is running
     device = pick_device(settings.device)
     gpu_devices(settings.gpus)
     if settings.graph_mode in ('graph', 'compiled') and device.type != 'cuda':
