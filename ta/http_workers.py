@@ -39,17 +39,13 @@ def listen_sockets(host: str, port: int, n: int) -> list[socket.socket]:
     `SO_REUSEPORT` (not Linux), one socket they all share. Raises `TaError` when the port is taken (`bind_port`)."""
     first = bind_port(host, port)   # without SO_REUSEPORT: refused while anything holds the port, another ta serve's group too
     if n == 1 or not hasattr(socket, 'SO_REUSEPORT'): first.listen(LISTEN_BACKLOG); return [first]
-    port = first.getsockname()[1]; first.close()
-    socks = []
-    for _ in range(n):
+    first.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)   # after its bind: the port is never free between the check and the group
+    socks = [first]
+    for _ in range(n - 1):
         s = socket.socket(first.family)
         for opt in (socket.SO_REUSEADDR, socket.SO_REUSEPORT): s.setsockopt(socket.SOL_SOCKET, opt, 1)
-        try: s.bind((host, port))
-        except OSError as e:   # taken in the moment since the check
-            for t in (s, *socks): t.close()
-            raise TaError(f"port {port} on {host} was taken while ta serve started ({e.strerror}); start it again, or choose "
-                          "another with --port") from None
-        s.listen(LISTEN_BACKLOG); socks.append(s)
+        s.bind(first.getsockname()[:2]); socks.append(s)   # cannot fail: the port is ours, and only this user may join it
+    for s in socks: s.listen(LISTEN_BACKLOG)
     return socks
 
 def worker_settings(settings: Settings, n: int) -> Settings:
