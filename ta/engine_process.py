@@ -4,7 +4,7 @@
 
 # %% ../nbs/09b_engine_process.ipynb #7621b877
 from __future__ import annotations
-import atexit, ctypes, functools, logging, os, pickle, queue, shutil, signal, socket, tempfile, threading, time
+import atexit, ctypes, functools, logging, os, pickle, queue, shutil, signal, socket, sys, tempfile, threading, time
 import multiprocessing as mp
 import multiprocessing.util
 from concurrent.futures import Future
@@ -16,8 +16,8 @@ from .errors import NotReady, TaError, WorkerStopped
 
 # %% auto #0
 __all__ = ['LOG_FORMAT', 'TRIM_INTERVAL_S', 'log', 'ACCEPT_POLL_S', 'LINK_BACKLOG', 'name_process', 'portable', 'counters',
-           'describe', 'Answers', 'serve_link', 'Links', 'engine_main', 'EngineLink', 'submit', 'refresh_stats',
-           'close', 'EngineProcess', 'engine_listener']
+           'describe', 'Answers', 'serve_link', 'Links', 'quick_exit', 'engine_main', 'EngineLink', 'submit',
+           'refresh_stats', 'close', 'EngineProcess', 'engine_listener']
 
 # %% ../nbs/09b_engine_process.ipynb #7c7bab90
 LOG_FORMAT = '%(asctime)s %(levelname)s %(name)s: %(message)s'  # the server's log lines, in both processes
@@ -139,6 +139,11 @@ class Links:
         self.ending.set(); self.acceptor.join()
         for t in list(self.threads): t.join(timeout_s)
 
+def quick_exit(code: int):
+    "End this child process now, its output flushed: it has answered and closed everything, and the interpreter's teardown (torch's, about 2 s on a 2-core machine) would only keep the server's exit waiting."
+    logging.shutdown(); sys.stdout.flush(); sys.stderr.flush()
+    os._exit(code)
+
 def engine_main(conn, listener: socket.socket | None, load, *args):
     "The child process: `engine = load(*args)`, then serve the owner's pipe `conn` (and links accepted on `listener`) until the pipe closes, `close` comes, or the engine's worker dies."
     signal.signal(signal.SIGINT, signal.SIG_IGN)   # Ctrl-C reaches the whole process group: the server stops us
@@ -154,6 +159,7 @@ def engine_main(conn, listener: socket.socket | None, load, *args):
     conn.send(('ready', describe(engine)))
     serve_link(conn, engine, owner=True)
     if links: links.join(5)
+    quick_exit(0)
 
 # %% ../nbs/09b_engine_process.ipynb #027a2ccb
 class EngineLink:

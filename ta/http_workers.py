@@ -8,7 +8,7 @@ import functools, logging, math, os, signal, socket, threading, time
 import multiprocessing as mp
 import multiprocessing.connection
 from pathlib import Path
-from .engine_process import EngineLink, EngineProcess, engine_listener, name_process, LOG_FORMAT
+from .engine_process import EngineLink, EngineProcess, engine_listener, name_process, quick_exit, LOG_FORMAT
 from .errors import TaError
 from .server import COUNTER_SLOTS, CounterRows, bind_port, check_settings, load_for_serving, pick_device, serve
 from .settings import LISTEN_BACKLOG, Settings
@@ -67,45 +67,55 @@ def _follow_supervisor(parent: int, stops, server):
 def run_http_worker(settings: Settings, sock: socket.socket, address: str, array, stops, row: int, parent: int, link_first: bool = False):
     "One HTTP worker process: `serve` on `sock`, its engine a link to the engine process at `address` (made before it accepts a connection when `link_first`), its counters in row `row` of `array`; it stops when the supervisor (`parent`) raises `stops`, and ignores signals (a terminal's Ctrl-C, or a service manager's SIGTERM to every process, reach the supervisor too)."
     for sig in (signal.SIGINT, signal.SIGTERM): signal.signal(sig, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})   # blocked by the supervisor while it started this process
     name_process(f'ta-http-{row}')
     start = functools.partial(EngineLink.connect, address)
     if link_first:   # a replacement: the engine is loaded, so the link takes milliseconds, and the connections queued on
         try: link = start(); start = lambda: link   # its socket meanwhile get answers, not 'the model is still loading'
         except Exception: pass   # the engine has ended: `serve` makes the link again and answers with why
-    raise SystemExit(serve(settings, [sock], start, CounterRows(array, row), functools.partial(_follow_supervisor, parent, stops)))
+    quick_exit(serve(settings, [sock], start, CounterRows(array, row), functools.partial(_follow_supervisor, parent, stops)))
 
 # %% ../nbs/09d_http_workers.ipynb #hw11
 class Supervisor:
     "Starts the engine process (loading in a thread) and n HTTP worker processes, worker i on `socks[i]` (or all on one); passes each SIGINT/SIGTERM on to the workers (a shared stop level they follow), restarts a worker that crashes, and stops the engine once every worker has exited."
     def __init__(self, settings: Settings, n: int, socks: list[socket.socket]):
         self.settings, self.n, self.socks, self.stopping, self.engine, self.error = settings, n, socks, False, None, None
-        self.engine_died = False
+        self.engine_died, self.starting, self.workers = False, True, []
+        self.ctx = mp.get_context('spawn')
+        self.stops = self.ctx.RawValue('i', 0)
+
+    def start(self) -> 'Supervisor':
+        "Start loading the engine and start the workers; a signal that comes meanwhile (`pass_on`, installed first) reaches each worker as it starts."
         address, listener = engine_listener()
         self.loader = threading.Thread(target=self._load, args=(listener,), name='ta-engine-loader', daemon=True)
         self.loader.start()
-        self.ctx = mp.get_context('spawn')
-        self.stops = self.ctx.RawValue('i', 0)
-        self.args = (worker_settings(settings, n), address, self.ctx.RawArray('d', n * COUNTER_SLOTS), self.stops)
-        self.workers = [self._start(i) for i in range(n)]
+        self.args = (worker_settings(self.settings, self.n), address, self.ctx.RawArray('d', self.n * COUNTER_SLOTS), self.stops)
+        self.workers = [self._start(i) for i in range(self.n)]
+        self.starting = False
+        if self.stopping: self._close_sockets()   # a signal came while the workers started
+        return self
 
     def _load(self, listener: socket.socket):
         try: self.engine = EngineProcess(load_for_serving, self.settings, listener=listener)
         except Exception as e: self.error = e; log.error('cannot load the model: %s', e)
 
     def _start(self, row: int, link_first: bool = False):
-        "Start HTTP worker `row` on its socket (a replacement gets the same one: the connections queued there wait for it) with SIGINT ignored from its first instruction (an ignored signal stays ignored across exec)."
-        before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+        "Start HTTP worker `row` on its socket (a replacement gets the same one: the connections queued there wait for it). SIGINT is blocked in this thread meanwhile: the child inherits the blocked mask across exec, so it cannot act on a Ctrl-C before it ignores signals, and one that comes here waits instead of being lost."
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
         try:
             sock = self.socks[row % len(self.socks)]
             p = self.ctx.Process(target=run_http_worker, args=(self.args[0], sock, *self.args[1:], row, os.getpid(), link_first),
                                  name=f'ta-http-{row}')
             p.start()
-        finally: signal.signal(signal.SIGINT, before)
+        finally: signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
         return p
 
     def pass_on(self, sig: int, frame=None):
-        "A signal came: raise the stop level, which each worker follows within `FOLLOW_S` (the first drains them, the second cuts the drain short), one still starting as soon as it runs. The sockets are closed here: once the workers close theirs, new connections are refused, not left waiting."
+        "A signal came: raise the stop level, which each worker follows within `FOLLOW_S` (the first drains them, the second cuts the drain short), one still starting as soon as it runs. The sockets are closed here (once the workers start: they are handed to each): once the workers close theirs, new connections are refused, not left waiting."
         self.stopping = True; self.stops.value += 1
+        if not self.starting: self._close_sockets()
+
+    def _close_sockets(self):
         for s in self.socks: s.close()
 
     def watch(self) -> int:
@@ -121,7 +131,10 @@ class Supervisor:
                 if p.exitcode == 1: self.pass_on(signal.SIGTERM); break   # no model: the others stop too
                 if p.exitcode != 0:
                     log.error('HTTP worker %d (pid %d) exited with code %s; starting another', i, p.pid, p.exitcode)
-                    self.workers[i] = self._start(i, link_first=self.engine is not None)   # loaded: it links before it accepts
+                    self.starting = True
+                    try: self.workers[i] = self._start(i, link_first=self.engine is not None)   # loaded: it links before it accepts
+                    finally: self.starting = False
+                    if self.stopping: self._close_sockets()   # a signal came while it started
         if self.engine is not None: self.engine.close()
         return 1 if self.error is not None or self.engine_died or any(p.exitcode == 1 for p in self.workers) else 0
 
@@ -133,9 +146,10 @@ def serve_workers(settings: Settings) -> int:
     logging.basicConfig(level=logging.INFO, format=LOG_FORMAT)
     socks = listen_sockets(settings.host, settings.port, n)
     sup = Supervisor(settings, n, socks)
+    for sig in (signal.SIGINT, signal.SIGTERM): signal.signal(sig, sup.pass_on)   # before anything starts: no signal is lost
+    sup.start()
     host, port = socks[0].getsockname()[:2]
     log.info('ta serve listening on http://%s:%d with %d HTTP worker processes (Press CTRL+C to quit)', f'[{host}]' if ':' in host else host, port, n)
-    for sig in (signal.SIGINT, signal.SIGTERM): signal.signal(sig, sup.pass_on)
     return sup.watch()
 
 # %% ../nbs/09d_http_workers.ipynb #hw16e
