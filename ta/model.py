@@ -73,7 +73,9 @@ class Projector(nn.Module):
 def check_local_dir(name: str) -> None:
     "Raise `ModelLoadError` when `name` is a local path (it exists, starts with `.`, `/` or `~`, or has more than one `/`) but not a folder: it is never looked up on the Hub."
     path = Path(name).expanduser()
-    if not path.is_dir() and (path.exists() or name.startswith(('.', '/', '~')) or name.count('/') > 1):
+    if not name.strip(): raise ModelLoadError("the model is empty: give a checkpoint folder or a Hub id")
+    if path.is_file(): raise ModelLoadError(f"'{name}' is a file, not a checkpoint folder; give the folder that holds config.json")
+    if not path.is_dir() and (name.startswith(('.', '/', '~')) or name.count('/') > 1):
         raise ModelLoadError(f"'{name}' is not a checkpoint folder (no such directory)")
 
 def resolve_dir(name: str, base: Path | None = None, patterns: list[str] | None = None) -> Path:

@@ -303,6 +303,7 @@ def parse_form(content_type: str, body: bytes) -> tuple[bytes, list[tuple[str, s
     if [n for n, _ in files] != ['file']:
         raise InvalidParam('file', 'the form must carry exactly one file, in the field "file" (curl -F file=@audio.wav)'
                          + (f"; it has {', '.join(repr(n) for n, _ in files)}" if files else ''))
+    if not files[0][1]: raise InvalidParam('file', 'the file in the form\'s field "file" is empty (0 bytes); attach the audio file itself')
     return files[0][1], fields
 
 class _Pairs(list):
@@ -341,6 +342,7 @@ def _b64_audio(text: str) -> bytes:
         if not head.endswith(';base64'): return urllib.parse.unquote_to_bytes(data)
         text = data
     b64 = ''.join(text.split())
+    if not b64: raise BadRequest('"inputs" is empty; put the audio file in it, base64-encoded')
     try: return base64.b64decode(b64, altchars=b'-_' if ('-' in b64 or '_' in b64) else None, validate=True)
     except (binascii.Error, ValueError) as e: raise BadRequest(f'"inputs" is not valid base64: {e}') from None
 
