@@ -47,6 +47,7 @@ def _decode_or_error(path: str):
 def cmd_transcribe(a) -> int:
     "Transcribe local files with the model in-process; a bad file gets its error line and the others still go through."
     import json
+    from ta.audio import audio_seconds
     from ta.pipeline import split_chunks, join_texts
     from ta.server import load_for_serving, Settings
     audios = [_decode_or_error(f) for f in a.files]                  # bad files are known before the model loads
@@ -55,13 +56,13 @@ def cmd_transcribe(a) -> int:
         given = {k: v for k, v in dict(model=a.model, device=a.device).items() if v is not None}
         sched = load_for_serving(Settings(**given, allow_slow_kernels=True))
     futures = [x if isinstance(x, TaError) else sched.submit(split_chunks(x)) for x in audios]
-    for f, fut in zip(a.files, futures):
+    for f, fut, audio in zip(a.files, futures, audios):
         if isinstance(fut, TaError):
             if a.json: print(json.dumps({'file': f, 'error': fut.message}), flush=True)
             else: print(f'error: {f}: {fut.message}', file=sys.stderr, flush=True)
             continue
-        text = join_texts([x.result() for x in fut])
-        print(json.dumps({'file': f, 'text': text}) if a.json else (f'{f}: {text}' if len(a.files) > 1 else text), flush=True)
+        text, seconds = join_texts([x.result() for x in fut]), round(audio_seconds(audio), 3)
+        print(json.dumps({'file': f, 'text': text, 'duration': seconds}) if a.json else (f'{f}: {text}' if len(a.files) > 1 else text), flush=True)
     if good: sched.close()
     return 2 if len(good) < len(audios) else 0
 
@@ -177,7 +178,7 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument('files', nargs='+', help='audio or video files (any container ffmpeg reads)')
     t.add_argument('--model', default=None, help='checkpoint folder or Hub id (default: the embedded tiny checkpoint)')
     t.add_argument('--device', default='auto', help="'auto' (cuda if available), 'cuda' or 'cpu' (default: %(default)s)")
-    t.add_argument('--json', action='store_true', help='one JSON object per file')
+    t.add_argument('--json', action='store_true', help='one JSON object per file: file, text and duration (s), or file and error')
     t.set_defaults(func=cmd_transcribe)
     g = _command(sub, 'space', 'run the Gradio Space (web page) for a ta server')
     g.add_argument('--endpoint-url', default=None, help='ta server URL; omit to transcribe in-process')
