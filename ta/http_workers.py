@@ -80,7 +80,7 @@ class Supervisor:
     "Starts the engine process (loading in a thread) and n HTTP worker processes, worker i on `socks[i]` (or all on one); passes each SIGINT/SIGTERM on to the workers (a shared stop level they follow), restarts a worker that crashes, and stops the engine once every worker has exited."
     def __init__(self, settings: Settings, n: int, socks: list[socket.socket]):
         self.settings, self.n, self.socks, self.stopping, self.engine, self.error = settings, n, socks, False, None, None
-        self.engine_died, self.starting, self.workers = False, True, []
+        self.engine_died, self.workers = False, []
         self.ctx = mp.get_context('spawn')
         self.stops = self.ctx.RawValue('i', 0)
 
@@ -91,8 +91,6 @@ class Supervisor:
         self.loader.start()
         self.args = (worker_settings(self.settings, self.n), address, self.ctx.RawArray('d', self.n * COUNTER_SLOTS), self.stops)
         self.workers = [self._start(i) for i in range(self.n)]
-        self.starting = False
-        if self.stopping: self._close_sockets()   # a signal came while the workers started
         return self
 
     def _load(self, listener: socket.socket):
@@ -111,17 +109,15 @@ class Supervisor:
         return p
 
     def pass_on(self, sig: int, frame=None):
-        "A signal came: raise the stop level, which each worker follows within `FOLLOW_S` (the first drains them, the second cuts the drain short), one still starting as soon as it runs. The sockets are closed here (once the workers start: they are handed to each): once the workers close theirs, new connections are refused, not left waiting."
+        "A signal came: raise the stop level, which each worker follows within `FOLLOW_S` (the first drains them, the second cuts the drain short), one still starting as soon as it runs. `watch` then closes the sockets (not here: this may run while a worker's start hands them over)."
         self.stopping = True; self.stops.value += 1
-        if not self.starting: self._close_sockets()
-
-    def _close_sockets(self):
-        for s in self.socks: s.close()
 
     def watch(self) -> int:
         "Until every worker has exited: restart one that crashed (an exit code other than 0 or 1, 1 being a model that cannot load, which ends them all); stop them all if the engine process dies (they could only answer 503). Then stop the engine; the exit code (1: the model could not be loaded, or the engine died)."
         while any(p.is_alive() for p in self.workers):
-            mp.connection.wait([p.sentinel for p in self.workers if p.is_alive()], timeout=1.0)
+            mp.connection.wait([p.sentinel for p in self.workers if p.is_alive()], timeout=FOLLOW_S)
+            if self.stopping:   # once the workers close theirs too, new connections are refused, not left waiting
+                for s in self.socks: s.close()
             if self.engine is not None and not self.engine.alive and not self.stopping:   # its log line says how it ended
                 log.error('stopping the HTTP workers: without the engine process every request would get a 503; '
                           'ta serve exits with code 1, for its service manager to start it again')
@@ -131,10 +127,7 @@ class Supervisor:
                 if p.exitcode == 1: self.pass_on(signal.SIGTERM); break   # no model: the others stop too
                 if p.exitcode != 0:
                     log.error('HTTP worker %d (pid %d) exited with code %s; starting another', i, p.pid, p.exitcode)
-                    self.starting = True
-                    try: self.workers[i] = self._start(i, link_first=self.engine is not None)   # loaded: it links before it accepts
-                    finally: self.starting = False
-                    if self.stopping: self._close_sockets()   # a signal came while it started
+                    self.workers[i] = self._start(i, link_first=self.engine is not None)   # loaded: it links before it accepts
         if self.engine is not None: self.engine.close()
         return 1 if self.error is not None or self.engine_died or any(p.exitcode == 1 for p in self.workers) else 0
 
