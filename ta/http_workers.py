@@ -66,7 +66,7 @@ def _follow_supervisor(parent: int, stops, server):
 
 def run_http_worker(settings: Settings, sock: socket.socket, address: str, array, stops, row: int, parent: int, link_first: bool = False):
     "One HTTP worker process: `serve` on `sock`, its engine a link to the engine process at `address` (made before it accepts a connection when `link_first`), its counters in row `row` of `array`; it stops when the supervisor (`parent`) raises `stops`, and ignores signals (a terminal's Ctrl-C, or a service manager's SIGTERM to every process, reach the supervisor too)."
-    for sig in (signal.SIGINT, signal.SIGTERM): signal.signal(sig, signal.SIG_IGN)
+    for sig in (signal.SIGINT, signal.SIGTERM): signal.signal(sig, signal.SIG_IGN)   # till here (imports) SIGTERM ended it
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})   # blocked by the supervisor while it started this process
     name_process(f'ta-http-{row}')
     start = functools.partial(EngineLink.connect, address)
@@ -112,12 +112,18 @@ class Supervisor:
         "A signal came: raise the stop level, which each worker follows within `FOLLOW_S` (the first drains them, the second cuts the drain short), one still starting as soon as it runs. `watch` then closes the sockets (not here: this may run while a worker's start hands them over)."
         self.stopping = True; self.stops.value += 1
 
+    def _stop_workers(self):
+        "Close the sockets (once the workers close theirs too, new connections are refused, not left waiting), and SIGTERM each worker: one still importing, which has accepted nothing, dies of it now instead of first starting up (20-60 s on a loaded 2-core machine); one running ignores it and drains."
+        for s in self.socks: s.close()
+        for p in self.workers:
+            try: os.kill(p.pid, signal.SIGTERM)
+            except ProcessLookupError: pass   # exited meanwhile
+
     def watch(self) -> int:
         "Until every worker has exited: restart one that crashed (an exit code other than 0 or 1, 1 being a model that cannot load, which ends them all); stop them all if the engine process dies (they could only answer 503). Then stop the engine; the exit code (1: the model could not be loaded, or the engine died)."
         while any(p.is_alive() for p in self.workers):
             mp.connection.wait([p.sentinel for p in self.workers if p.is_alive()], timeout=FOLLOW_S)
-            if self.stopping:   # once the workers close theirs too, new connections are refused, not left waiting
-                for s in self.socks: s.close()
+            if self.stopping: self._stop_workers()
             if self.engine is not None and not self.engine.alive and not self.stopping:   # its log line says how it ended
                 log.error('stopping the HTTP workers: without the engine process every request would get a 503; '
                           'ta serve exits with code 1, for its service manager to start it again')
