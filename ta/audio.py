@@ -209,14 +209,27 @@ def _container(head: bytes) -> str | None:
     if len(head) > 188 and head[0] == head[188] == 0x47: return 'MPEG-TS'  # sync byte every 188-byte packet
     return next((name for sig, name in _SIGNATURES.items() if head.startswith(sig)), None)
 
+# compressed data and archives ffmpeg cannot read: signature -> (what it is, how to get the audio out of it)
+_PACKED = {b'\x1f\x8b': ('gzip-compressed data', 'decompress it first (gunzip)'),
+           b'BZh': ('bzip2-compressed data', 'decompress it first (bunzip2)'),
+           b'\xfd7zXZ\x00': ('xz-compressed data', 'decompress it first (unxz)'),
+           b'(\xb5/\xfd': ('zstd-compressed data', 'decompress it first (unzstd)'),
+           b'PK\x03\x04': ('a zip archive', 'extract the audio file from it first (unzip)')}
+_BOMS = {codecs.BOM_UTF8: 'utf-8-sig', codecs.BOM_UTF16_LE: 'utf-16', codecs.BOM_UTF16_BE: 'utf-16'}
+
+def _packed(head: bytes) -> tuple[str, str] | None:
+    "(what it is, what to do) when `head` starts like compressed data or an archive, else None."
+    return next((v for sig, v in _PACKED.items() if head.startswith(sig)), None)
+
 def _text_start(head: bytes) -> str | None:
-    "The start of `head` as a short string when the bytes are printable UTF-8 text, else None."
-    try: s = codecs.getincrementaldecoder('utf-8')().decode(head)  # tolerates a character cut at the end
+    "The start of `head` as a short string when the bytes are printable text (UTF-8, or UTF-8 or UTF-16 after a byte-order mark, as Windows editors save it), else None."
+    coding = next((c for bom, c in _BOMS.items() if head.startswith(bom)), 'utf-8')
+    try: s = codecs.getincrementaldecoder(coding)().decode(head)  # tolerates a character cut at the end
     except UnicodeDecodeError: return None
     return s[:40] if s and all(c.isprintable() or c in '\t\n\r\f' for c in s) else None
 
 # %% ../nbs/01_audio.ipynb #c018
-_FIX = "convert it with e.g. `ffmpeg -i in.ext -ar 16000 -ac 1 out.flac` and send that"
+_FIX = "convert it with e.g. `ffmpeg -i in.ext -ar 16000 -ac 1 out.flac` and use out.flac"
 _URL = re.compile(r'\s*(https?|ftp|s3|gs)://\S+', re.I)
 
 def _refused(demuxer: str) -> NotAudio:
@@ -228,12 +241,16 @@ def _failure(err: str, head: bytes, upload: bool = True) -> TaError:
     "The typed error for a failed ffmpeg run: `err` is its stderr, `head` the input's first bytes, `upload` whether it came as a request's body (else a local file, named as such)."
     reason = 'ffmpeg: ' + (err.strip().splitlines() or ['no message'])[-1].removeprefix('input: ')
     it, send = ('the body', "send the audio file's bytes") if upload else ('the file', 'give the path of an audio file')
-    if head[:2] == b'\x1f\x8b': return NotAudio(f"{it} is gzip-compressed data; " + ("send it with the header 'Content-Encoding: gzip', "
-                                                 "or send the audio file uncompressed" if upload else "decompress it first (gunzip)"))
+    if packed := _packed(head):
+        what, fix = packed
+        if upload: fix = "send it with the header 'Content-Encoding: gzip', or send the audio file uncompressed" if what.startswith('gzip') else "send the audio file itself"
+        return NotAudio(f"{it} is {what}; {fix}")
     if m := re.search(r'\[(\S+) @ [^\]]*\] Format not on whitelist', err): return _refused(m[1])
     if 'matches no streams' in err: return BadRequest("the file has no audio track; send a file that contains sound")
-    if kind := _container(head): return BadRequest(f"the {kind} file is corrupt or truncated ({reason}); {_FIX}")
-    if (text := _text_start(head)) is not None:
+    text = _text_start(head)
+    if (kind := _container(head)) and not (text and head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE))):   # FF FE is also an MPEG sync
+        return BadRequest(f"the {kind} file is corrupt or truncated ({reason}); {_FIX}")
+    if text is not None:
         if _URL.match(text): return NotAudio(f"{it} is a URL ({text.strip()!r}), and URLs are not fetched; " + (
             "send the audio file's bytes instead, e.g. `curl --data-binary @file.wav ...`" if upload else "download the audio and give its path"))
         return NotAudio(f"{it} is text, not audio (it starts with {text!r}); {send}")

@@ -4,14 +4,14 @@
 
 # %% ../nbs/08_cli.ipynb #c002
 from __future__ import annotations
-import argparse, os, subprocess, sys, time
+import argparse, os, signal, subprocess, sys, tempfile, time
 from pathlib import Path
 from .errors import TaError
 
 # %% auto #0
-__all__ = ['cmd_serve', 'cmd_transcribe', 'cmd_space', 'cmd_bench', 'cmd_eval', 'notebooks', 'run_tests', 'cmd_test',
-           'precommit_checks', 'run_checks', 'cmd_precommit', 'render_readme', 'cmd_readme', 'build_parser',
-           'parse_args', 'main']
+__all__ = ['NOTEBOOK_TIMEOUT_S', 'PASSED', 'cmd_serve', 'cmd_transcribe', 'cmd_space', 'cmd_bench', 'cmd_eval', 'notebooks',
+           'test_notebook', 'run_tests', 'cmd_test', 'precommit_checks', 'run_checks', 'cmd_precommit', 'render_readme',
+           'cmd_readme', 'build_parser', 'parse_args', 'main']
 
 # %% ../nbs/08_cli.ipynb #c006
 def _add_settings_flags(p: argparse.ArgumentParser):
@@ -102,29 +102,74 @@ def cmd_eval(a) -> int:
 
 
 # %% ../nbs/08_cli.ipynb #c012
+NOTEBOOK_TIMEOUT_S = 1200   # per notebook; the longest, 06_server, took 372 s on a loaded 2-core machine (stop 23)
+
 def notebooks(path: str | Path = 'nbs') -> list[Path]:
     "Test notebooks under `path` (or `path` itself), skipping names starting with `_` or `.`."
     p = Path(path)
     files = [p] if p.is_file() else sorted(p.rglob('*.ipynb'))
     return [f.absolute() for f in files if not any(part.startswith(('_', '.')) for part in f.relative_to(p.parent if p.is_file() else p).parts)]
 
-def run_tests(path: str | Path = 'nbs', flags: str = '', n_workers: int | None = None) -> tuple[int, int]:
-    "Run notebook tests like `nbdev_test`; print a line per notebook and `N passed, M failed`. Returns (passed, failed)."
-    from fastcore.parallel import parallel
+PASSED = 'ta dev test: passed'   # the child's line when its notebook passed (an exit code 0 alone could be a test's own os._exit(0)); a process it started may print after it
+
+def _left_running() -> list[str]:
+    "What this process would wait for at exit: its non-daemon threads and its multiprocessing children."
+    import multiprocessing as mp, threading
+    return ([f'thread {t.name}' for t in threading.enumerate() if t is not threading.main_thread() and not t.daemon and t.is_alive()]
+            + [f'process {p.name} (pid {p.pid})' for p in mp.active_children()])
+
+def test_notebook(fn: str | Path, flags: str = '', timeout_s: float = NOTEBOOK_TIMEOUT_S):
+    "Run notebook `fn`'s tests in this process (nbdev's `test_nb`, this project's flags), print `PASSED` if they pass, and end the process (code 0 or 1) without waiting for what they left running, which is named. Past `timeout_s` seconds, every thread's stack is printed on stderr and the process exits with code 1."
+    import faulthandler
     from nbdev.config import get_config
     from nbdev.test import test_nb
-    files, cfg = notebooks(path), get_config()
+    faulthandler.dump_traceback_later(timeout_s, exit=True)
+    cfg = get_config()
+    ok = test_nb(Path(fn), skip_flags=cfg.tst_flags.split(), force_flags=flags.split(), basepath=cfg.config_path)[0]
+    if left := _left_running(): print('left running when the notebook ended (killed with it):', ', '.join(left))
+    if ok: print(PASSED)
+    sys.stdout.flush(); sys.stderr.flush()
+    os._exit(0 if ok else 1)   # exiting normally would join those threads and processes: a stuck one would hang the run
+
+def _test_in_child(fn: Path, flags: str, timeout_s: float) -> tuple[bool, float, str]:
+    "(passed, seconds, output) of `test_notebook(fn)` in a new process session, which is killed whole when it ends: servers a test left behind go too."
+    code = f'from ta.cli import test_notebook; test_notebook({str(fn)!r}, {flags!r}, {timeout_s!r})'
+    t = time.monotonic()
+    with tempfile.TemporaryFile('w+') as out:
+        p = subprocess.Popen([sys.executable, '-P', '-c', code], stdout=out, stderr=subprocess.STDOUT, start_new_session=True)  # -P: `ta` is this package, not a ta/ in the working directory
+        try: rc = p.wait(timeout_s + 60)   # the child's own dump fires first; this is for a child too stuck to run it
+        except subprocess.TimeoutExpired: rc = None
+        try: os.killpg(p.pid, signal.SIGKILL)
+        except ProcessLookupError: pass
+        p.wait(); out.seek(0); output = out.read()
+        return rc == 0 and PASSED in output.splitlines(), time.monotonic() - t, output
+
+def _report(fn: Path, ok: bool, secs: float, output: str, timeout_s: float, tail: int = 80):
+    "Print PASS/FAIL for notebook `fn`; for a failure, the last `tail` lines of its output (the traceback, or every thread's stack after a timeout); for a pass, what it left running."
+    why = f'timed out after {timeout_s:.0f} s; the stacks of its threads are above' if not ok and secs >= timeout_s else f'{secs:.0f} s'
+    shown = output.splitlines()[-tail:] if not ok else [l for l in output.splitlines() if l.startswith('left running')]
+    if shown: print('\n'.join(f'  | {l}' for l in shown))
+    print(f"{'PASS' if ok else 'FAIL'} {fn.name} ({why})", flush=True)
+
+def run_tests(path: str | Path = 'nbs', flags: str = '', n_workers: int | None = None,
+              timeout_s: float = NOTEBOOK_TIMEOUT_S) -> tuple[int, int]:
+    "Run each notebook's tests in its own process (`n_workers` at once), printing a line per notebook as it ends and then `N passed, M failed`. Returns (passed, failed)."
+    from concurrent.futures import ThreadPoolExecutor, as_completed
+    files = notebooks(path)
     if not files: print('0 passed, 0 failed (no notebooks found)'); return 0, 0
     n_workers = min(os.cpu_count() or 1, len(files)) if n_workers is None else n_workers
-    results = parallel(test_nb, files, skip_flags=cfg.tst_flags.split(), force_flags=flags.split(), n_workers=n_workers,
-                       basepath=cfg.config_path, pause=0.01)
-    for f, (ok, secs) in zip(files, results): print(f"{'PASS' if ok else 'FAIL'} {f.name} ({secs:.0f} s)")
-    passed = sum(ok for ok, _ in results)
-    print(f'{passed} passed, {len(files) - passed} failed')
-    return passed, len(files) - passed
+    failed = []
+    with ThreadPoolExecutor(n_workers) as ex:
+        futures = {ex.submit(_test_in_child, f, flags, timeout_s): f for f in files}
+        for fut in as_completed(futures):
+            ok, secs, output = fut.result(); _report(futures[fut], ok, secs, output, timeout_s)
+            if not ok: failed.append(futures[fut].name)
+    if failed: print('failed:', ', '.join(sorted(failed)))
+    print(f'{len(files) - len(failed)} passed, {len(failed)} failed', flush=True)
+    return len(files) - len(failed), len(failed)
 
 def cmd_test(a) -> int:
-    passed, failed = run_tests(a.path, a.flags, a.n_workers)
+    passed, failed = run_tests(a.path, a.flags, a.n_workers, a.timeout)
     return 1 if failed or not passed else 0
 
 # %% ../nbs/08_cli.ipynb #c014
@@ -149,7 +194,7 @@ def run_checks() -> tuple[int, int]:
 def cmd_precommit(a) -> int:
     "Run the CI checks, then the tests; the last line counts both: `N passed, M failed`."
     cp, cf = run_checks()
-    tp, tf = (0, 0) if a.no_tests else run_tests(a.path, a.flags, a.n_workers)
+    tp, tf = (0, 0) if a.no_tests else run_tests(a.path, a.flags, a.n_workers, a.timeout)
     print(f'{cp + tp} passed, {cf + tf} failed')
     return 1 if cf or tf or not (tp or a.no_tests) else 0
 
@@ -197,6 +242,8 @@ def build_parser() -> argparse.ArgumentParser:
         c.add_argument('--path', default='nbs', help='a notebook, or a folder of them (default: %(default)s)')
         c.add_argument('--flags', default='', help="test flags to run, e.g. 'gpu' on the H200")
         c.add_argument('--n-workers', type=int, default=None, help='notebooks run at once (default: one per CPU core)')
+        c.add_argument('--timeout', type=float, default=NOTEBOOK_TIMEOUT_S, help='seconds a notebook may run before it fails, '
+                       'printing the stack of each of its threads (default: %(default).0f)')
         if name == 'precommit': c.add_argument('--no-tests', action='store_true', help='the checks only')
     return p
 
