@@ -10,7 +10,7 @@ import multiprocessing.connection
 from pathlib import Path
 from .engine_process import EngineLink, EngineProcess, engine_listener, name_process, quick_exit, LOG_FORMAT
 from .errors import TaError
-from .server import COUNTER_SLOTS, CounterRows, bind_port, check_settings, load_for_serving, pick_device, serve
+from .server import COUNTER_SLOTS, STOPPED, CounterRows, bind_port, check_settings, load_for_serving, pick_device, serve
 from .settings import LISTEN_BACKLOG, Settings
 
 # %% auto #0
@@ -135,6 +135,7 @@ class Supervisor:
                     log.error('HTTP worker %d (pid %d) exited with code %s; starting another', i, p.pid, p.exitcode)
                     self.workers[i] = self._start(i, link_first=self.engine is not None)   # loaded: it links before it accepts
         if self.engine is not None: self.engine.close()
+        if any(p.exitcode == 1 for p in self.workers): self.loader.join(10)   # they saw the load fail: its error is on its way here
         return 1 if self.error is not None or self.engine_died or any(p.exitcode == 1 for p in self.workers) else 0
 
 def serve_workers(settings: Settings) -> int:
@@ -149,7 +150,9 @@ def serve_workers(settings: Settings) -> int:
     sup.start()
     host, port = socks[0].getsockname()[:2]
     log.info('ta serve listening on http://%s:%d with %d HTTP worker processes (Press CTRL+C to quit)', f'[{host}]' if ':' in host else host, port, n)
-    return sup.watch()
+    code = sup.watch()
+    if sup.error is not None: log.error(STOPPED, sup.error)   # the last line says why, after the workers' shutdown lines
+    return code
 
 # %% ../nbs/09d_http_workers.ipynb #hw16e
 def held_connections(pid: int, port: int) -> int:

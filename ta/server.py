@@ -30,8 +30,8 @@ from .settings import Settings, LISTEN_BACKLOG
 
 # %% auto #0
 __all__ = ['MAX_SPEAKERS', 'log', 'COUNTER_SLOTS', 'GAUGES', 'PUBLISH_INTERVAL_S', 'STAGES', 'transcribe_router', 'health_router',
-           'stats_router', 'docs_router', 'Options', 'parse_options', 'require_ready', 'Episode', 'InFlight', 'Claim',
-           'admitted', 'off_loop', 'Deadline', 'read_body', 'decode_content', 'single_valued', 'parse_request',
+           'stats_router', 'docs_router', 'STOPPED', 'Options', 'parse_options', 'require_ready', 'Episode', 'InFlight',
+           'Claim', 'admitted', 'off_loop', 'Deadline', 'read_body', 'decode_content', 'single_valued', 'parse_request',
            'parse_form', 'pick_device', 'quiet_notices', 'load_for_serving', 'start_engine', 'warm_up', 'CounterRows',
            'publish_counters', 'Engine', 'get_engine', 'check_api_key', 'Word', 'SpeakerTurn', 'Transcription',
            'ErrorBody', 'decode_upload', 'record', 'post_transcribe', 'get_health', 'get_stats', 'add_error_handlers',
@@ -888,6 +888,8 @@ def check_settings(settings: Settings):
     if settings.graph_mode in ('graph', 'compiled') and device.type != 'cuda':
         raise TaError(f"--graph-mode {settings.graph_mode} needs a CUDA device, and this server would run on {device}; use --graph-mode eager")
 
+STOPPED = 'ta serve stopped: the model could not be loaded: %s'
+
 def serve(settings: Settings, sockets: list[socket.socket] | None = None, start=None, rows: CounterRows | None = None, follow=None) -> int:
     "Run uvicorn (one HTTP process) until interrupted; exit code 1 when the model cannot be loaded. Raises `TaError` for a device this machine lacks or a port in use. An HTTP worker process of `ta serve --http-workers` (`ta.http_workers`) passes the shared listening `sockets`, how it reaches the engine (`start`), its counters' row (`rows`), and `follow(server)`, run in a thread: then it is stopped by `follow` calling `server.handle_exit`, not by signals."
     import uvicorn
@@ -907,6 +909,7 @@ def serve(settings: Settings, sockets: list[socket.socket] | None = None, start=
     if follow: threading.Thread(target=follow, args=(server,), name='ta-follow', daemon=True).start()
     try: server.run(sockets=sockets)
     except KeyboardInterrupt: pass  # uvicorn raises the Ctrl-C it handled again once it has shut down cleanly
+    if failed and not follow: log.error(STOPPED, failed[0])   # the last line says why, after uvicorn's 'running' and shutdown lines
     return 1 if failed else 0
 
 # %% ../nbs/06_server.ipynb #x10p1
