@@ -217,9 +217,13 @@ _PACKED = {b'\x1f\x8b': ('gzip-compressed data', 'decompress it first (gunzip)')
            b'PK\x03\x04': ('a zip archive', 'extract the audio file from it first (unzip)')}
 _BOMS = {codecs.BOM_UTF8: 'utf-8-sig', codecs.BOM_UTF16_LE: 'utf-16', codecs.BOM_UTF16_BE: 'utf-16'}
 
-def _packed(head: bytes) -> tuple[str, str] | None:
-    "(what it is, what to do) when `head` starts like compressed data or an archive, else None."
-    return next((v for sig, v in _PACKED.items() if head.startswith(sig)), None)
+def _refuse_packed(head: bytes, upload: bool):
+    "Raise `NotAudio` when `head` (a file's first bytes) starts like compressed data or an archive, before any decoder sees it: ffmpeg reads some gzip data as raw AMR-WB, and would transcribe it as noise."
+    if (packed := next((v for sig, v in _PACKED.items() if head.startswith(sig)), None)) is None: return
+    what, fix = packed
+    if upload: fix = "send the audio file itself" + (", uncompressed (a raw body may be gzip-compressed if sent with the header "
+                                                      "'Content-Encoding: gzip')" if what.startswith('gzip') else "")
+    raise NotAudio(f"{'the body' if upload else 'the file'} is {what}; {fix}")
 
 def _text_start(head: bytes) -> str | None:
     "The start of `head` as a short string when the bytes are printable text (UTF-8, or UTF-8 or UTF-16 after a byte-order mark, as Windows editors save it), else None."
@@ -241,12 +245,8 @@ def _failure(err: str, head: bytes, upload: bool = True) -> TaError:
     "The typed error for a failed ffmpeg run: `err` is its stderr, `head` the input's first bytes, `upload` whether it came as a request's body (else a local file, named as such)."
     reason = 'ffmpeg: ' + (err.strip().splitlines() or ['no message'])[-1].removeprefix('input: ')
     it, send = ('the body', "send the audio file's bytes") if upload else ('the file', 'give the path of an audio file')
-    if packed := _packed(head):
-        what, fix = packed
-        if upload: fix = "send it with the header 'Content-Encoding: gzip', or send the audio file uncompressed" if what.startswith('gzip') else "send the audio file itself"
-        return NotAudio(f"{it} is {what}; {fix}")
     if m := re.search(r'\[(\S+) @ [^\]]*\] Format not on whitelist', err): return _refused(m[1])
-    if 'matches no streams' in err: return BadRequest("the file has no audio track; send a file that contains sound")
+    if 'matches no streams' in err: return BadRequest("the file has no audio track; " + ("send" if upload else "give") + " a file that contains sound")
     text = _text_start(head)
     if (kind := _container(head)) and not (text and head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE))):   # FF FE is also an MPEG sync
         return BadRequest(f"the {kind} file is corrupt or truncated ({reason}); {_FIX}")
@@ -254,7 +254,7 @@ def _failure(err: str, head: bytes, upload: bool = True) -> TaError:
         if _URL.match(text): return NotAudio(f"{it} is a URL ({text.strip()!r}), and URLs are not fetched; " + (
             "send the audio file's bytes instead, e.g. `curl --data-binary @file.wav ...`" if upload else "download the audio and give its path"))
         return NotAudio(f"{it} is text, not audio (it starts with {text!r}); {send}")
-    return NotAudio(f"not a recognised audio or video format ({reason}); send wav, flac, mp3, ogg, opus, "
+    return NotAudio(f"not a recognised audio or video format ({reason}); {'send' if upload else 'use'} wav, flac, mp3, ogg, opus, "
                     f"m4a, aac, webm, mp4 or aiff, or {_FIX}")
 
 # %% ../nbs/01_audio.ipynb #c020
@@ -309,6 +309,7 @@ def _upload_file(data: bytes):
 
 def _decode_bytes(data: bytes, max_seconds: float | None) -> np.ndarray:
     "Decode an upload's bytes: in process when libsndfile takes them, else by ffmpeg from a private temporary file."
+    _refuse_packed(bytes(data[:8]), upload=True)
     with _upload_file(data) as src: x = _decode_soundfile(src, bytes(data[:12]), _cap(max_seconds, len(data)))
     if x is not None: return _checked(x)
     with tempfile.NamedTemporaryFile(prefix='ta-audio-') as f:  # mode 0600, removed on close
@@ -318,6 +319,7 @@ def _decode_bytes(data: bytes, max_seconds: float | None) -> np.ndarray:
 def _decode_path(path: Path, max_seconds: float | None) -> np.ndarray:
     "Decode the local file `path`: in process when libsndfile takes it, else by ffmpeg."
     with open(path, 'rb') as f: head = f.read(12)
+    _refuse_packed(head, upload=False)
     x = _decode_soundfile(str(path), head, _cap(max_seconds, path.stat().st_size))
     return _decode_file(path, max_seconds) if x is None else _checked(x)
 

@@ -16,9 +16,9 @@ from .engine import EngineStats, GraphMode, as_clips
 from .errors import NotReady, TaError, WorkerStopped
 
 # %% auto #0
-__all__ = ['LOG_FORMAT', 'TRIM_INTERVAL_S', 'log', 'ACCEPT_POLL_S', 'PARENT_POLL_S', 'LINK_BACKLOG', 'name_process', 'portable',
-           'counters', 'describe', 'Answers', 'serve_link', 'Links', 'quick_exit', 'engine_main', 'EngineLink',
-           'submit', 'refresh_stats', 'close', 'EngineProcess', 'engine_listener']
+__all__ = ['LOG_FORMAT', 'TRIM_INTERVAL_S', 'log', 'ACCEPT_POLL_S', 'LINK_BACKLOG', 'name_process', 'portable', 'counters',
+           'describe', 'Answers', 'serve_link', 'Links', 'quick_exit', 'engine_main', 'EngineLink', 'submit',
+           'refresh_stats', 'close', 'EngineProcess', 'engine_listener']
 
 # %% ../nbs/09b_engine_process.ipynb #7c7bab90
 LOG_FORMAT = '%(asctime)s %(levelname)s %(name)s: %(message)s'  # the server's log lines, in both processes
@@ -145,11 +145,13 @@ def quick_exit(code: int):
     logging.shutdown(); sys.stdout.flush(); sys.stderr.flush()
     os._exit(code)
 
-PARENT_POLL_S = 1.0   # how often a loading child checks that its parent is alive
+def _end_with_parent():
+    "Exit once the process that started this one is gone (killed without a word: SIGKILL, the OOM killer). A loading child has no pipe to find closed, and would go on loading (minutes of graphs on a GPU, holding its memory) for nobody. `multiprocessing.parent_process().join()` returns when the parent's end of a pipe it holds closes, at its exit, even one before this ran."
+    parent = mp.parent_process()
+    parent.join()
+    _orphaned(parent.pid)
 
-def _end_with_parent(parent: int):
-    "Exit once the parent `parent` is gone (killed without a word: SIGKILL, the OOM killer), polling every `PARENT_POLL_S`. A loading child has no pipe to find closed, and would go on loading (minutes of graphs on a GPU, holding its memory) for nobody."
-    while os.getppid() == parent: time.sleep(PARENT_POLL_S)
+def _orphaned(parent: int):
     log.error('the process that started this engine (pid %d) is gone; the engine exits', parent)
     quick_exit(1)
 
@@ -158,7 +160,7 @@ def engine_main(conn, listener: socket.socket | None, load, *args):
     signal.signal(signal.SIGINT, signal.SIG_IGN)   # Ctrl-C reaches the whole process group: the server stops us
     name_process('ta-engine'); logging.basicConfig(level=logging.INFO, format=LOG_FORMAT)
     tqdm.set_lock(threading.RLock())   # not its multiprocessing lock: a named semaphore that quick_exit would leave behind
-    threading.Thread(target=_end_with_parent, args=(os.getppid(),), name='ta-engine-parent', daemon=True).start()
+    threading.Thread(target=_end_with_parent, name='ta-engine-parent', daemon=True).start()
     links = Links(listener) if listener is not None else None
     try: engine = load(*args)
     except BaseException as e:
@@ -167,7 +169,8 @@ def engine_main(conn, listener: socket.socket | None, load, *args):
         return
     signal.signal(signal.SIGTERM, signal.SIG_IGN)  # serving: the server drains, then closes us (a loading engine has nothing to drain)
     if links: links.done_loading(engine)
-    conn.send(('ready', describe(engine)))
+    try: conn.send(('ready', describe(engine)))
+    except OSError: _orphaned(mp.parent_process().pid)   # it died as we finished loading
     serve_link(conn, engine, owner=True)
     if links: links.join(5)
     quick_exit(0)

@@ -14,7 +14,7 @@ from fastapi import APIRouter, Depends, FastAPI, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse, PlainTextResponse, Response, StreamingResponse
 from .audio import decode_audio, chunk_bounds, audio_seconds, SAMPLE_RATE
-from .errors import TaError, BadRequest, ClientGone, InvalidParam, NotReady, NotFound, Overloaded, WorkerStopped
+from .errors import TaError, BadRequest, ClientGone, InvalidParam, NotAudio, NotReady, NotFound, Overloaded, TooLarge, WorkerStopped
 from .pipeline import join_texts
 from .server import (_CUT_SHORT, _WORKER_STOPPED, Engine, Options, get_engine, check_api_key, read_body, parse_form, parse_options,
                        require_ready, _as_bool, admitted, Claim, Deadline, decode_upload, record, MAX_SPEAKERS)
@@ -191,7 +191,8 @@ def parse_transcription_form(fields: list[tuple[str, str]]) -> TranscriptionForm
     grans = [v for n, v in fields if n.startswith('timestamp_granularities')]
     if bad := sorted(set(grans) - set(GRANULARITIES)): raise InvalidParam('timestamp_granularities[]', f"timestamp_granularities[] {bad[0]!r} is not one of segment, word")
     if grans and fmt != 'verbose_json': raise InvalidParam('timestamp_granularities[]', 'timestamp_granularities[] needs response_format=verbose_json')
-    stream = _as_bool('stream', one['stream']) if 'stream' in one else False
+    try: stream = _as_bool('stream', one['stream']) if 'stream' in one else False
+    except BadRequest as e: raise InvalidParam('stream', e.message) from None
     if stream and fmt not in ('json', 'text'): raise InvalidParam('stream', f'stream=true gives text events; use response_format json or text, not {fmt}')
     try: o = parse_options({k: v for k, v in one.items() if k in ('return_speakers', 'num_speakers', 'max_speakers')})
     except BadRequest as e: raise InvalidParam(next(k for k in ('num_speakers', 'max_speakers', 'return_speakers') if k in e.message), e.message) from None
@@ -342,7 +343,8 @@ async def post_transcription(request: Request, engine: Engine = Depends(get_engi
             audio_bytes, fields = parse_form(ctype, body)
             del body
             form = parse_transcription_form(fields)
-            audio = await decode_upload(engine, claim, audio_bytes, deadline, request); t2 = time.perf_counter()
+            try: audio = await decode_upload(engine, claim, audio_bytes, deadline, request); t2 = time.perf_counter()
+            except (BadRequest, TooLarge, NotAudio) as e: e.param = 'file'; raise   # what is wrong is the file: OpenAI's error names it
             del audio_bytes
             if form.stream: return HeldStream(claim, stream_events(engine, audio, (t0, t1, t2), deadline), media_type='text/event-stream')
             t = await transcribe_audio(request, engine, audio, form.options, deadline); t3 = time.perf_counter()

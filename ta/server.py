@@ -64,7 +64,7 @@ def _as_bool(name: str, v: Any) -> bool:
 def _as_count(name: str, v: Any) -> int:
     s = v.strip() if isinstance(v, str) else str(v) if type(v) is int else ''
     if not _COUNT.fullmatch(s) or int(s) < 1:
-        raise BadRequest(f"option {name}={_shown(v)} must be a whole number of at least 1 (ASCII digits, at most 9)")
+        raise BadRequest(f"option {name}={_shown(v)} must be a whole number of at least 1 (written with at most 9 ASCII digits)")
     return int(s)
 
 def parse_options(raw: Mapping[str, Any]) -> Options:
@@ -617,7 +617,8 @@ async def post_transcribe(request: Request, engine: Engine = Depends(get_engine)
 # %% ../nbs/06_server.ipynb #c022
 health_router = APIRouter(tags=['health'])
 
-@health_router.api_route('/health', methods=['GET', 'HEAD'], summary='Ready or not', responses={503: {'model': ErrorBody}})
+@health_router.head('/health', include_in_schema=False)   # for probes that send HEAD; in the schema once (two methods of one route share an operation id, which FastAPI warns of)
+@health_router.get('/health', summary='Ready or not', responses={503: {'model': ErrorBody}})
 async def get_health(engine: Engine = Depends(get_engine)):
     "200 `{status: ready}` once the model is loaded and its worker runs; 503 with the reason otherwise. On the event loop: no thread, no file."
     from ta.openai_api import model_name
