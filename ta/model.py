@@ -45,7 +45,8 @@ class ASRConfig:
     def from_dict(cls, d: dict) -> ASRConfig:
         "Validate and read a `config.json` dict. Raises `ModelLoadError` naming a missing or unsupported field."
         if d.get('model_type') != 'asr_model':
-            raise ModelLoadError(f"config.json has model_type {d.get('model_type')!r}, expected 'asr_model' (a tiny-audio ASR checkpoint)")
+            has = f"model_type {d['model_type']!r}" if 'model_type' in d else 'no model_type'
+            raise ModelLoadError(f"config.json has {has}, expected 'asr_model' (a tiny-audio ASR checkpoint)")
         missing = [k for k in ('audio_model_id', 'text_model_id', 'audio_config', 'text_config') if not d.get(k)]
         if missing: raise ModelLoadError(f"config.json lacks {', '.join(missing)}")
         names = {f.name for f in fields(cls)} - {'extra'}

@@ -52,8 +52,8 @@ _TRUE, _FALSE = {'1', 'true', 'yes'}, {'0', 'false', 'no'}
 _COUNT = re.compile(r'[0-9]{1,9}')  # ASCII digits: str.isdigit also takes '²', which int() refuses
 
 def _shown(v: Any) -> str:
-    "A request value as the user wrote it, cut to 60 characters."
-    s = repr(v); return s if len(s) <= 60 else s[:57] + '...'
+    "A request value as the user wrote it, cut to 60 characters: a string quoted, any other JSON value in JSON (true, not True)."
+    s = repr(v) if isinstance(v, str) else json.dumps(v, default=repr); return s if len(s) <= 60 else s[:57] + '...'
 
 def _as_bool(name: str, v: Any) -> bool:
     if isinstance(v, bool): return v
