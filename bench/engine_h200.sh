@@ -23,6 +23,7 @@
 #                                                            # (needs ./ab_before: git archive 66b0dca ta | tar -x -C ab_before)
 #   DEADLINE=585 bash bench/engine_h200.sh build v9          # engine v9 (commit 3888c4d): cold start, waiting-cost admissions vs v8's
 #                                                            # count rule (./ab_count: that commit's bench/ab_count_rule.py), engine GPU tests
+#   DEADLINE=585 bash bench/engine_h200.sh build v10         # the first burst: Triton compiles and autotuning while serving, cold
 # All systems: the synthetic full-size checkpoint (random weights, ta.synthetic), fixtures/speech_17s.flac, 3.3 new tokens
 # per second of audio. Each step stops at the shared deadline (DEADLINE seconds after start).
 set -uo pipefail
@@ -60,6 +61,7 @@ serve() {  # TAG names the records, SERVE_ARGS adds flags, CLIENT_RUNS='1 2' add
     [ "$(left)" -lt 60 ] && { echo "not healthy in time"; kill $pid; return; }
   done
   echo "$tag healthy after $((SECONDS - t0)) s" | tee -a "$OUT/healthy.log"
+  [ -n "${SERVE_HEALTHY:-}" ] && $SERVE_HEALTHY $pid   # a step once it is healthy, before the levels, given its pid
   timeout $(left) ta bench --url http://127.0.0.1:8000 --audio $AUDIO --levels $LEVELS --rounds ${ROUNDS:-3} --synthetic \
     --label $tag --out "$OUT/$tag.json" 2>&1 | quiet | tail -12
   for p in ${CLIENT_RUNS:-}; do   # the same levels from p client processes: is the load generator the limit?
@@ -176,6 +178,16 @@ v9() {  # engine v9 (commit 3888c4d): the decode step's rows dynamic from its fi
         # bench/ab_count_rule.py), warm, then the engine notebook's GPU tests
   TAG=serve_http_v9_w4 SERVE_ARGS="--http-workers 4" serve
   PYTHONPATH=$PWD/ab_count:${PYTHONPATH:-} TAG=serve_http_v9_count_rule SERVE_ARGS="--http-workers 4" serve
+  GPU_NBS=09_engine gputest
+}
+triton_files() {  # files in Triton's kernel cache (each compiled kernel adds some), with a label: $1
+  echo "$1: $(find "${TRITON_CACHE_DIR:-$HOME/.triton/cache}" -type f 2>/dev/null | wc -l) Triton cache files" | tee -a "$OUT/triton_cache.log"
+}
+v10() {  # the first burst (stop 23: a cold server's first 32-client round ran at 714-750 RTFx, its later ones at 1384-1639): do
+         # kernels compile or autotune while serving? Triton cache files once healthy and after the levels, and every
+         # autotuning run in the server's log (TRITON_PRINT_AUTOTUNING=1); then the engine GPU tests (nb09's c051 included)
+  TRITON_PRINT_AUTOTUNING=1 TAG=serve_http_v10_w4 SERVE_ARGS="--http-workers 4" SERVE_HEALTHY="triton_files healthy" serve
+  triton_files "after the levels"
   GPU_NBS=09_engine gputest
 }
 for step in "$@"; do echo "== $step at ${SECONDS}s"; $step; done
