@@ -9,9 +9,9 @@ from pathlib import Path
 from .errors import TaError
 
 # %% auto #0
-__all__ = ['NOTEBOOK_TIMEOUT_S', 'PASSED', 'cmd_serve', 'cmd_transcribe', 'cmd_space', 'cmd_bench', 'cmd_eval', 'notebooks',
-           'test_notebook', 'run_tests', 'cmd_test', 'precommit_checks', 'run_checks', 'cmd_precommit', 'render_readme',
-           'cmd_readme', 'build_parser', 'parse_args', 'main']
+__all__ = ['NOTEBOOK_TIMEOUT_S', 'PASSED', 'RUN_MARK', 'cmd_serve', 'cmd_transcribe', 'cmd_space', 'cmd_bench', 'cmd_eval',
+           'notebooks', 'test_notebook', 'run_tests', 'cmd_test', 'precommit_checks', 'run_checks', 'cmd_precommit',
+           'render_readme', 'cmd_readme', 'build_parser', 'parse_args', 'main']
 
 # %% ../nbs/08_cli.ipynb #c006
 def _add_settings_flags(p: argparse.ArgumentParser):
@@ -131,16 +131,28 @@ def test_notebook(fn: str | Path, flags: str = '', timeout_s: float = NOTEBOOK_T
     sys.stdout.flush(); sys.stderr.flush()
     os._exit(0 if ok else 1)   # exiting normally would join those threads and processes: a stuck one would hang the run
 
+RUN_MARK = 'TADEV_TEST_RUN'   # set in each notebook's environment, so what it started can be found and killed (not TA_*: ta serve warns of unknown TA_ names)
+
+def _kill_marked(token: str):
+    "SIGKILL every process whose environment holds `RUN_MARK`=`token` (Linux: /proc): a notebook's, and the servers its tests started in sessions of their own, which a failed test leaves running."
+    needle = f'{RUN_MARK}={token}'.encode()
+    for pid in (int(d) for d in (os.listdir('/proc') if os.path.isdir('/proc') else []) if d.isdigit()):
+        try:
+            if needle in Path(f'/proc/{pid}/environ').read_bytes().split(b'\0'): os.kill(pid, signal.SIGKILL)
+        except (OSError, ProcessLookupError): pass   # gone meanwhile, or not ours to read
+
 def _test_in_child(fn: Path, flags: str, timeout_s: float) -> tuple[bool, float, str]:
-    "(passed, seconds, output) of `test_notebook(fn)` in a new process session, which is killed whole when it ends: servers a test left behind go too."
+    "(passed, seconds, output) of `test_notebook(fn)` in a new process session; when it ends, every process it started is killed, in that session or not: servers a test left behind go too."
     code = f'from ta.cli import test_notebook; test_notebook({str(fn)!r}, {flags!r}, {timeout_s!r})'
-    t = time.monotonic()
+    t, token = time.monotonic(), f'{os.getpid()}-{fn.stem}'
     with tempfile.TemporaryFile('w+') as out:
-        p = subprocess.Popen([sys.executable, '-P', '-c', code], stdout=out, stderr=subprocess.STDOUT, start_new_session=True)  # -P: `ta` is this package, not a ta/ in the working directory
+        p = subprocess.Popen([sys.executable, '-P', '-c', code], stdout=out, stderr=subprocess.STDOUT, start_new_session=True,  # -P: `ta` is this package, not a ta/ in the working directory
+                             env={**os.environ, RUN_MARK: token})
         try: rc = p.wait(timeout_s + 60)   # the child's own dump fires first; this is for a child too stuck to run it
         except subprocess.TimeoutExpired: rc = None
         try: os.killpg(p.pid, signal.SIGKILL)
         except ProcessLookupError: pass
+        _kill_marked(token)
         p.wait(); out.seek(0); output = out.read()
         return rc == 0 and PASSED in output.splitlines(), time.monotonic() - t, output
 
