@@ -4,7 +4,7 @@
 
 # %% ../nbs/08_cli.ipynb #c002
 from __future__ import annotations
-import argparse, os, signal, subprocess, sys, tempfile, time
+import argparse, os, signal, subprocess, sys, tempfile, time, uuid
 from pathlib import Path
 from .errors import TaError
 
@@ -118,64 +118,95 @@ def _left_running() -> list[str]:
     return ([f'thread {t.name}' for t in threading.enumerate() if t is not threading.main_thread() and not t.daemon and t.is_alive()]
             + [f'process {p.name} (pid {p.pid})' for p in mp.active_children()])
 
+RUN_MARK = 'TADEV_TEST_RUN'   # in each notebook's environment: the run's token and the notebook's (not TA_*: ta serve warns of unknown TA_ names)
+
+def _marked(token: str) -> list[int]:
+    "Pids of the other processes whose environment's `RUN_MARK` lists `token` (Linux: /proc; elsewhere none): what a notebook started, in its session or in one of their own, and whatever those started."
+    found, key = [], RUN_MARK.encode() + b'='
+    for d in (os.listdir('/proc') if os.path.isdir('/proc') else []):
+        if not d.isdigit() or int(d) == os.getpid(): continue
+        try: env = Path(f'/proc/{d}/environ').read_bytes().split(b'\0')
+        except OSError: continue   # gone meanwhile, or not ours to read
+        if any(e.startswith(key) and token.encode() in e[len(key):].split() for e in env): found.append(int(d))
+    return found
+
+def _kill_marked(token: str):
+    "SIGKILL every process `_marked` with `token`, scanning again while any is found (a dying one's parent may start another)."
+    for _ in range(5):
+        if not (pids := _marked(token)): return
+        for pid in pids:
+            try: os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError: pass
+
+def _end_with_runner():
+    "In a notebook's process: once the runner that started it is gone (killed, or CI cancelled), kill what the notebook started and exit."
+    runner = os.getppid()
+    while os.getppid() == runner: time.sleep(1)
+    _kill_marked(os.environ[RUN_MARK].split()[-1]); os._exit(1)
+
 def test_notebook(fn: str | Path, flags: str = '', timeout_s: float = NOTEBOOK_TIMEOUT_S):
-    "Run notebook `fn`'s tests in this process (nbdev's `test_nb`, this project's flags), print `PASSED` if they pass, and end the process (code 0 or 1) without waiting for what they left running, which is named. Past `timeout_s` seconds, every thread's stack is printed on stderr and the process exits with code 1."
-    import faulthandler
+    "Run notebook `fn`'s tests in this process (nbdev's `test_nb`, this project's flags), print `PASSED` if they pass, and end the process (code 0 or 1) without waiting for what they left running, which is named. Past `timeout_s` seconds, every thread's stack is printed on stderr and the process exits with code 1; a crash prints them too."
+    import faulthandler, threading
     from nbdev.config import get_config
     from nbdev.test import test_nb
-    faulthandler.dump_traceback_later(timeout_s, exit=True)
+    faulthandler.enable(); faulthandler.dump_traceback_later(timeout_s, exit=True)
+    if RUN_MARK in os.environ: threading.Thread(target=_end_with_runner, name='ta-dev-test-runner', daemon=True).start()
     cfg = get_config()
     ok = test_nb(Path(fn), skip_flags=cfg.tst_flags.split(), force_flags=flags.split(), basepath=cfg.config_path)[0]
-    if left := _left_running(): print('left running when the notebook ended (killed with it):', ', '.join(left))
-    if ok: print(PASSED)
+    if left := _left_running(): print('\nleft running when the notebook ended (killed with it):', ', '.join(left))
+    if ok: print('\n' + PASSED)   # on a line of its own, whatever was written last
     sys.stdout.flush(); sys.stderr.flush()
     os._exit(0 if ok else 1)   # exiting normally would join those threads and processes: a stuck one would hang the run
 
-RUN_MARK = 'TADEV_TEST_RUN'   # set in each notebook's environment, so what it started can be found and killed (not TA_*: ta serve warns of unknown TA_ names)
-
-def _kill_marked(token: str):
-    "SIGKILL every process whose environment holds `RUN_MARK`=`token` (Linux: /proc): a notebook's, and the servers its tests started in sessions of their own, which a failed test leaves running."
-    needle = f'{RUN_MARK}={token}'.encode()
-    for pid in (int(d) for d in (os.listdir('/proc') if os.path.isdir('/proc') else []) if d.isdigit()):
-        try:
-            if needle in Path(f'/proc/{pid}/environ').read_bytes().split(b'\0'): os.kill(pid, signal.SIGKILL)
-        except (OSError, ProcessLookupError): pass   # gone meanwhile, or not ours to read
-
-def _test_in_child(fn: Path, flags: str, timeout_s: float) -> tuple[bool, float, str]:
-    "(passed, seconds, output) of `test_notebook(fn)` in a new process session; when it ends, every process it started is killed, in that session or not: servers a test left behind go too."
+def _test_in_child(fn: Path, flags: str, timeout_s: float, run: str) -> tuple[int | None, float, str]:
+    "(exit code, None if it had to be killed; seconds; output) of `test_notebook(fn)` in a new process session, marked with the run's token `run` and one of its own; when it ends, every process so marked is killed, in that session or not: servers a test left behind go too."
     code = f'from ta.cli import test_notebook; test_notebook({str(fn)!r}, {flags!r}, {timeout_s!r})'
-    t, token = time.monotonic(), f'{os.getpid()}-{fn.stem}'
-    with tempfile.TemporaryFile('w+') as out:
+    t, token = time.monotonic(), uuid.uuid4().hex[:12]
+    marks = ' '.join(filter(None, (os.environ.get(RUN_MARK), run, token)))   # a runner inside a notebook adds to its runner's marks
+    with tempfile.TemporaryFile() as out:
         p = subprocess.Popen([sys.executable, '-P', '-c', code], stdout=out, stderr=subprocess.STDOUT, start_new_session=True,  # -P: `ta` is this package, not a ta/ in the working directory
-                             env={**os.environ, RUN_MARK: token})
+                             env={**os.environ, RUN_MARK: marks})
         try: rc = p.wait(timeout_s + 60)   # the child's own dump fires first; this is for a child too stuck to run it
         except subprocess.TimeoutExpired: rc = None
         try: os.killpg(p.pid, signal.SIGKILL)
         except ProcessLookupError: pass
         _kill_marked(token)
-        p.wait(); out.seek(0); output = out.read()
-        return rc == 0 and PASSED in output.splitlines(), time.monotonic() - t, output
+        try: p.wait(30)
+        except subprocess.TimeoutExpired: pass   # stuck in the kernel (uninterruptible): not waited for
+        out.seek(0)
+        return rc, time.monotonic() - t, out.read().decode('utf-8', 'replace')   # a decoder's stray bytes are no reason to stop
 
-def _report(fn: Path, ok: bool, secs: float, output: str, timeout_s: float, tail: int = 80):
-    "Print PASS/FAIL for notebook `fn`; for a failure, the last `tail` lines of its output (the traceback, or every thread's stack after a timeout); for a pass, what it left running."
-    why = f'timed out after {timeout_s:.0f} s; the stacks of its threads are above' if not ok and secs >= timeout_s else f'{secs:.0f} s'
+def _report(fn: Path, rc: int | None, secs: float, output: str, timeout_s: float, tail: int = 80) -> bool:
+    "Print PASS/FAIL for notebook `fn` and return whether it passed (exit code 0 and its `PASSED` line); for a failure, the last `tail` lines of its output (the traceback, or every thread's stack after a timeout), and for a pass, what it left running."
+    ok = rc == 0 and PASSED in output.splitlines()
+    why = (f'{secs:.0f} s' if ok or (rc == 1 and secs < timeout_s) else
+           f'still running {secs:.0f} s after it started; killed' if rc is None else
+           f'killed by signal {-rc} after {secs:.0f} s' if rc < 0 else
+           f'timed out after {timeout_s:.0f} s; the stacks of its threads are above' if rc == 1 else f'exit code {rc} after {secs:.0f} s')
     shown = output.splitlines()[-tail:] if not ok else [l for l in output.splitlines() if l.startswith('left running')]
     if shown: print('\n'.join(f'  | {l}' for l in shown))
     print(f"{'PASS' if ok else 'FAIL'} {fn.name} ({why})", flush=True)
+    return ok
 
 def run_tests(path: str | Path = 'nbs', flags: str = '', n_workers: int | None = None,
               timeout_s: float = NOTEBOOK_TIMEOUT_S) -> tuple[int, int]:
-    "Run each notebook's tests in its own process (`n_workers` at once), printing a line per notebook as it ends and then `N passed, M failed`. Returns (passed, failed)."
+    "Run each notebook's tests in its own process (`n_workers` at once), printing a line per notebook as it ends and then `N passed, M failed`. Returns (passed, failed). Ctrl-C kills every notebook still running and exits with code 130."
     from concurrent.futures import ThreadPoolExecutor, as_completed
     files = notebooks(path)
     if not files: print('0 passed, 0 failed (no notebooks found)'); return 0, 0
     n_workers = min(os.cpu_count() or 1, len(files)) if n_workers is None else n_workers
-    failed = []
-    with ThreadPoolExecutor(n_workers) as ex:
-        futures = {ex.submit(_test_in_child, f, flags, timeout_s): f for f in files}
+    failed, done, run = [], 0, uuid.uuid4().hex[:12]
+    ex = ThreadPoolExecutor(n_workers)
+    try:
+        futures = {ex.submit(_test_in_child, f, flags, timeout_s, run): f for f in files}
         for fut in as_completed(futures):
-            ok, secs, output = fut.result(); _report(futures[fut], ok, secs, output, timeout_s)
-            if not ok: failed.append(futures[fut].name)
+            done += 1
+            if not _report(futures[fut], *fut.result(), timeout_s): failed.append(futures[fut].name)
+    except KeyboardInterrupt:
+        ex.shutdown(wait=False, cancel_futures=True); _kill_marked(run)
+        print(f'interrupted: {done - len(failed)} passed, {len(failed)} failed, {len(files) - done} not run', flush=True)
+        raise SystemExit(130) from None
+    ex.shutdown()
     if failed: print('failed:', ', '.join(sorted(failed)))
     print(f'{len(files) - len(failed)} passed, {len(failed)} failed', flush=True)
     return len(files) - len(failed), len(failed)

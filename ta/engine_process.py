@@ -142,8 +142,8 @@ class Links:
 
 def quick_exit(code: int):
     "End this child process now, its output flushed: it has answered and closed everything, and the interpreter's teardown (torch's, about 2 s on a 2-core machine) would only keep the server's exit waiting."
-    logging.shutdown(); sys.stdout.flush(); sys.stderr.flush()
-    os._exit(code)
+    try: logging.shutdown(); sys.stdout.flush(); sys.stderr.flush()
+    finally: os._exit(code)   # even if a flush fails (its reader gone: BrokenPipeError)
 
 def _end_with_parent():
     "Exit once the process that started this one is gone (killed without a word: SIGKILL, the OOM killer). A loading child has no pipe to find closed, and would go on loading (minutes of graphs on a GPU, holding its memory) for nobody. `multiprocessing.parent_process().join()` returns when the parent's end of a pipe it holds closes, at its exit, even one before this ran."
