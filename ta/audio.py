@@ -309,8 +309,8 @@ def _upload_file(data: bytes):
 
 def _decode_bytes(data: bytes, max_seconds: float | None) -> np.ndarray:
     "Decode an upload's bytes: in process when libsndfile takes them, else by ffmpeg from a private temporary file."
-    _refuse_packed(bytes(data[:8]), upload=True)
-    with _upload_file(data) as src: x = _decode_soundfile(src, bytes(data[:12]), _cap(max_seconds, len(data)))
+    head = bytes(data[:12]); _refuse_packed(head, upload=True)
+    with _upload_file(data) as src: x = _decode_soundfile(src, head, _cap(max_seconds, len(data)))
     if x is not None: return _checked(x)
     with tempfile.NamedTemporaryFile(prefix='ta-audio-') as f:  # mode 0600, removed on close
         f.write(data); f.flush()
