@@ -24,6 +24,8 @@
 #   DEADLINE=585 bash bench/engine_h200.sh build v9          # engine v9 (commit 3888c4d): cold start, waiting-cost admissions vs v8's
 #                                                            # count rule (./ab_count: that commit's bench/ab_count_rule.py), engine GPU tests
 #   DEADLINE=585 bash bench/engine_h200.sh build v10         # the first burst: Triton compiles and autotuning while serving, cold
+#   DEADLINE=585 bash bench/engine_h200.sh build state_dtype gputest_state  # the recurrent state in bf16 against fp32: step ms per
+#                                                            # bucket, teacher-forced agreement (bench/state_dtype_h200.py); nb12's GPU cells
 # All systems: the synthetic full-size checkpoint (random weights, ta.synthetic), fixtures/speech_17s.flac, 3.3 new tokens
 # per second of audio. Each step stops at the shared deadline (DEADLINE seconds after start).
 set -uo pipefail
@@ -189,6 +191,13 @@ v10() {  # the first burst (stop 23: a cold server's first 32-client round ran a
   TRITON_PRINT_AUTOTUNING=1 TAG=serve_http_v10_w4 SERVE_ARGS="--http-workers 4" SERVE_HEALTHY="triton_files healthy" serve
   triton_files "after the levels"
   GPU_NBS=09_engine gputest
+}
+state_dtype() {  # the decode step with the recurrent state in fp32 and in bf16, one process: ms per bucket beside the floor, and
+                 # greedy agreement under teacher forcing, with compiled-vs-eager fp32 as the noise floor
+  timeout $(left) python bench/state_dtype_h200.py $CKPT "$OUT/state_dtype_h200.json" 2>&1 | quiet | tail -20
+}
+gputest_state() {  # nb12's GPU cells (the in-place op, a bf16 state included) and the engine notebook's
+  GPU_NBS='12_state_inplace 09_engine' gputest
 }
 for step in "$@"; do echo "== $step at ${SECONDS}s"; $step; done
 echo "== done at ${SECONDS}s"

@@ -22,14 +22,14 @@ from .patches.lm_head import contiguous_lm_head_input
 
 # %% auto #0
 __all__ = ['BUCKETS', 'PREFILL_BUCKETS', 'ADMIT_MIN_CHUNKS', 'ADMIT_MAX_WAIT', 'MAX_CHUNK_SECONDS', 'WARMUP_STEPS',
-           'GIL_SWITCH_S', 'MIN_COMPILED_ROWS', 'MAX_FRAMES', 'SYNTHETIC_TOKENS_PER_SECOND', 'GraphMode', 'buckets_for',
-           'compiled_sizes', 'bucket_table', 'fast_decode_kernel', 'ban_repeated_ngrams_', 'RowPool', 'new_pool',
-           'rows_view', 'fuse_projections_', 'project', 'mlp', 'attention_step', 'linear_attention_step', 'sample',
-           'decode_step', 'causal_conv_prefill', 'chunk_delta_rule_prefill', 'attention_prefill',
-           'linear_attention_prefill', 'prefill_layer', 'prefill_states', 'write_rows', 'prefill', 'EncoderGraph',
-           'chunk_frames', 'capture_encoder', 'PrefillGraph', 'encode_with', 'EngineStats', 'DecodeEngine', 'capture',
-           'capture_prefill', 'setup', 'token_budget', 'budget_for', 'submit_features', 'as_clips', 'submit',
-           'transcribe_clips', 'transcribe', 'close']
+           'GIL_SWITCH_S', 'MIN_COMPILED_ROWS', 'STATE_DTYPES', 'MAX_FRAMES', 'SYNTHETIC_TOKENS_PER_SECOND',
+           'GraphMode', 'buckets_for', 'compiled_sizes', 'bucket_table', 'fast_decode_kernel', 'ban_repeated_ngrams_',
+           'RowPool', 'new_pool', 'rows_view', 'fuse_projections_', 'project', 'mlp', 'attention_step',
+           'linear_attention_step', 'sample', 'decode_step', 'causal_conv_prefill', 'chunk_delta_rule_prefill',
+           'attention_prefill', 'linear_attention_prefill', 'prefill_layer', 'prefill_states', 'write_rows', 'prefill',
+           'EncoderGraph', 'chunk_frames', 'capture_encoder', 'PrefillGraph', 'encode_with', 'EngineStats',
+           'DecodeEngine', 'capture', 'capture_prefill', 'setup', 'token_budget', 'budget_for', 'submit_features',
+           'as_clips', 'submit', 'transcribe_clips', 'transcribe', 'close']
 
 # %% ../nbs/09_engine.ipynb #c006
 BUCKETS = (1, 2, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128)  # row counts a decode step is captured for
@@ -88,7 +88,7 @@ class RowPool:
     new_tokens: int  # most new tokens per row
     kv: list         # per full-attention layer: (K, V), each [R, KV heads, cache_len, head_dim], decoder dtype
     conv: list       # per Gated DeltaNet layer: conv state [R, conv_dim, kernel], decoder dtype
-    rec: list        # per Gated DeltaNet layer: recurrent state [R, value heads, key dim, value dim] fp32
+    rec: list        # per Gated DeltaNet layer: recurrent state [R, value heads, key dim, value dim], fp32 (or bf16: `STATE_DTYPES`)
     tok: Tensor      # [R] int64 token fed at the next step
     pos: Tensor      # [R] int64 KV column the next token is written to
     pad: Tensor      # [R] int64 left padding of the row's prompt: columns < pad are never attended
@@ -101,8 +101,12 @@ class RowPool:
     @property
     def rows(self) -> int: return len(self.tok)
 
-def new_pool(decoder, rows: int, cache_len: int, new_tokens: int, device: torch.device) -> RowPool:
-    "A pool of `rows` free rows for a Qwen3.5 `decoder`: 12 KiB of KV per token and 18 MiB of recurrent state per row at full size."
+STATE_DTYPES = {'float32': torch.float32, 'bfloat16': torch.bfloat16}   # the recurrent state's precision: fp32 (default) or bf16 (an option, nbs/18)
+
+def new_pool(decoder, rows: int, cache_len: int, new_tokens: int, device: torch.device, state_dtype: torch.dtype = torch.float32) -> RowPool:
+    "A pool of `rows` free rows for a Qwen3.5 `decoder`: 12 KiB of KV per token and 18 MiB of recurrent state per row at full size (9 MiB in bf16, `state_dtype`). Raises ValueError for a `state_dtype` not in `STATE_DTYPES`."
+    if state_dtype not in STATE_DTYPES.values():
+        raise ValueError(f'the recurrent state must be one of {", ".join(STATE_DTYPES)}, got {state_dtype}')
     c, dt = decoder.config, decoder.dtype
     kw = dict(dtype=torch.long, device=device)
     full = [i for i, t in enumerate(c.layer_types) if t == 'full_attention']
@@ -110,7 +114,7 @@ def new_pool(decoder, rows: int, cache_len: int, new_tokens: int, device: torch.
     kv = [tuple(torch.zeros(rows, c.num_key_value_heads, cache_len, c.head_dim, dtype=dt, device=device) for _ in 'kv') for _ in full]
     n_lin = len(c.layer_types) - len(full)
     conv = [torch.zeros(rows, conv_dim, c.linear_conv_kernel_dim, dtype=dt, device=device) for _ in range(n_lin)]
-    rec = [torch.zeros(rows, c.linear_num_value_heads, c.linear_key_head_dim, c.linear_value_head_dim, dtype=torch.float32,
+    rec = [torch.zeros(rows, c.linear_num_value_heads, c.linear_key_head_dim, c.linear_value_head_dim, dtype=state_dtype,
                        device=device) for _ in range(n_lin)]
     return RowPool(cache_len, new_tokens, kv, conv, rec, tok=torch.zeros(rows, **kw), pos=torch.zeros(rows, **kw),
                    pad=torch.zeros(rows, **kw), step=torch.zeros(rows, **kw), budget=torch.ones(rows, **kw),
@@ -178,7 +182,7 @@ def attention_step(attn, h: Tensor, k_cache: Tensor, v_cache: Tensor, pool: RowP
     return attn.o_proj(o.reshape(b, -1) * torch.sigmoid(gate.reshape(b, -1)))
 
 def linear_attention_step(lin, h: Tensor, conv_state: Tensor, rec_state: Tensor) -> Tensor:
-    "Gated DeltaNet on one token per row: h [b, D] -> [b, D]; updates conv_state [b, conv_dim, K] and rec_state [b, HV, dk, dv] fp32 in place."
+    "Gated DeltaNet on one token per row: h [b, D] -> [b, D]; updates conv_state [b, conv_dim, K] and rec_state [b, HV, dk, dv] (fp32, or bf16: computed in fp32, stored rounded) in place."
     b = h.shape[0]
     qkv, z, beta, a = project(lin, h)
     window = torch.cat([conv_state[:, :, 1:], qkv[:, :, None]], -1)                  # [b, conv_dim, K]
@@ -310,7 +314,7 @@ def write_rows(pool: RowPool, rows: Tensor, mask: Tensor, budgets: Tensor, stop_
         room = (0, 0, 0, k_cache.shape[2] - L)
         k_cache.index_copy_(0, rows, F.pad(k, room)); v_cache.index_copy_(0, rows, F.pad(v, room))
     for conv_state, window in zip(pool.conv, conv): conv_state.index_copy_(0, rows, window)
-    for rec_state, state in zip(pool.rec, rec): rec_state.index_copy_(0, rows, state)
+    for rec_state, state in zip(pool.rec, rec): rec_state.index_copy_(0, rows, state.to(rec_state.dtype))   # fp32 from prefill, kept as the pool keeps it
     budgets = budgets.clamp(max=pool.new_tokens)
     pool.pad.index_copy_(0, rows, (mask == 0).sum(1)); pool.pos.index_fill_(0, rows, L); pool.tok.index_copy_(0, rows, first)
     pool.step.index_fill_(0, rows, 1); pool.budget.index_copy_(0, rows, budgets)
@@ -430,8 +434,10 @@ def _prompt_room(model: ASRModel, seconds: float) -> int:
 class DecodeEngine:
     "Continuous batching: a pool of decode rows that chunks join (after encoder and prefill) and leave one by one; one worker thread owns the GPU."
     def __init__(self, model: ASRModel, max_batch_size: int = 128, graph_mode: GraphMode | str | None = None,
-                 tokens_per_second: float | None = None, max_chunk_seconds: float = MAX_CHUNK_SECONDS):
+                 tokens_per_second: float | None = None, max_chunk_seconds: float = MAX_CHUNK_SECONDS,
+                 state_dtype: torch.dtype | str = torch.float32):
         cuda = model.device.type == 'cuda'
+        state_dtype = STATE_DTYPES.get(state_dtype, state_dtype)   # 'bfloat16' or torch.bfloat16
         self.model, self.decoder = model, model.decoder
         contiguous_lm_head_input(self.decoder)  # prefill's last-position lm_head as one GEMM (nbs/14_lm_head)
         fuse_projections_(self.decoder)         # one GEMM per group of projections reading the same input
@@ -448,7 +454,7 @@ class DecodeEngine:
             raise ValueError(f'max_chunk_seconds must be in (0, {MAX_CHUNK_SECONDS:g}], got {max_chunk_seconds}')
         self.max_chunk_seconds, self.max_frames, self.prompt_room = max_chunk_seconds, chunk_frames(max_chunk_seconds), _prompt_room(model, max_chunk_seconds)
         self.spare = max_batch_size   # a pool row no decode step reads: where a prefill's padding prompts go
-        self.pool = new_pool(self.decoder, max_batch_size + 1, self.prompt_room + self.new_tokens, self.new_tokens, model.device)
+        self.pool = new_pool(self.decoder, max_batch_size + 1, self.prompt_room + self.new_tokens, self.new_tokens, model.device, state_dtype)
         self.rows: list[_Job | None] = [None] * max_batch_size   # the job each pool row decodes
         self._queues: OrderedDict[int, deque[_Job]] = OrderedDict()  # request id -> its waiting chunks, served round-robin
         self.prefill_table = bucket_table(min(max_batch_size, PREFILL_BUCKETS[-1]),

@@ -319,15 +319,23 @@ def _binary(body: bytes) -> bool:
     try: return '\0' in body.decode('utf-8-sig')
     except UnicodeDecodeError: return True
 
+_JSON_KEYS = ('inputs', 'parameters', 'options')   # 'options': the Hugging Face Inference API's (use_cache, wait_for_model); nothing here to set
+
+def _no_constant(name: str):
+    raise ValueError(f'{name} is not JSON (JavaScript and Python write it, but standard JSON has no NaN or Infinity)')
+
 def _json_object(body: bytes) -> dict:
-    "The JSON request object, which must carry a string `inputs`; a body that does not parse and is binary data is told so."
-    try: doc = json.loads(body)
+    "The JSON request object, which must carry a string `inputs` and no key but `_JSON_KEYS`; a body that does not parse and is binary data is told so, and NaN or Infinity do not parse."
+    try: doc = json.loads(body, parse_constant=_no_constant)
     except (ValueError, UnicodeDecodeError, RecursionError) as e:
         if _binary(body): raise BadRequest(_NOT_JSON) from None
         raise BadRequest(f"the JSON body does not parse: {str(e)[:200]}") from None
     if not isinstance(doc, dict): raise BadRequest('a JSON body must be an object {"inputs": "<base64 audio>", "parameters": {...}}')
     if not isinstance(doc.get('inputs'), str):
         raise BadRequest('the JSON object needs "inputs": the audio file as a base64 string' + ('' if 'inputs' not in doc else f", not {type(doc['inputs']).__name__}"))
+    if extra := sorted(set(doc) - set(_JSON_KEYS)):
+        raise BadRequest(f"unknown key{'s' * (len(extra) > 1)} {', '.join(json.dumps(k) for k in extra)} in the JSON object; it takes "
+                         '"inputs" (the audio file, base64) and "parameters" (the options, e.g. {"return_timestamps": true})')
     return doc
 
 _URL = re.compile(r'\s*(https?|ftp|s3|gs)://', re.I)
@@ -377,7 +385,8 @@ def load_for_serving(settings: Settings) -> DecodeEngine:
                       "reference code; install ta[cuda] (flash-linear-attention, causal-conv1d) or pass --allow-slow-kernels")
     model = ASRModel.from_pretrained(settings.model, device=device)
     log.info('model %s on %s', settings.model, device)
-    engine = DecodeEngine(model, settings.max_batch_size, settings.graph_mode, settings.synthetic_tokens_per_second or None).setup(log.info)
+    engine = DecodeEngine(model, settings.max_batch_size, settings.graph_mode, settings.synthetic_tokens_per_second or None,
+                          state_dtype=settings.state_dtype).setup(log.info)
     warm_up(engine, (1.0, 4.0)[:settings.max_batch_size])
     return engine
 

@@ -38,6 +38,7 @@ class Settings(BaseSettings):
     max_batch_size: int = Field(128, ge=1, description='rows of the decode pool: most chunks decoded at once; each bucket up to it gets a CUDA graph')
     graph_mode: str | None = Field(None, pattern='^(compiled|graph|eager)$', description="decode steps: 'compiled' (the inductor-compiled step captured as one CUDA graph per bucket, the default on CUDA), 'graph' (the eager step captured) or 'eager' (the default elsewhere)")
     synthetic_tokens_per_second: float = Field(0.0, ge=0, description='benchmarks with random weights only: decode this many new tokens per second of audio, 0 = off (results are synthetic)')
+    state_dtype: str = Field('float32', pattern='^(float32|bfloat16)$', description="precision of the Gated DeltaNet recurrent state each decode row keeps: 'float32' (the default) or 'bfloat16' (half the state's memory and bytes per step; every step still computes in fp32)")
     device: str = Field('auto', description="'auto' (cuda if available), 'cuda', 'cpu'")
     allow_slow_kernels: bool = Field(False, description='serve on CUDA even when the fast fla/causal-conv1d kernels are missing')
     engine_process: str = Field('auto', pattern='^(auto|on|off)$', description="run the decode engine in its own process, so HTTP work never holds the GIL its worker needs: 'on', 'off', or 'auto' (on for CUDA or with --http-workers above 1, the default)")

@@ -74,8 +74,8 @@ def fla_step_(q: Tensor, k: Tensor, v: Tensor, g: Tensor, beta: Tensor, state: T
 # %% ../../nbs/12_state_inplace.ipynb #c008
 def _gated_delta_step_(q: Tensor, k: Tensor, v: Tensor, g: Tensor, beta: Tensor, state: Tensor,
                        scale: float, use_qk_l2norm: bool) -> Tensor:
-    "One decode step of the gated delta rule updating `state` [B, HV, K, V] fp32 in place -> o [B, T, HV, V]."
-    assert state.is_contiguous() and state.dtype == torch.float32, "state must be the cache's contiguous fp32 buffer"
+    "One decode step of the gated delta rule updating `state` [B, HV, K, V] in place -> o [B, T, HV, V]; the state is fp32 (transformers' cache, the engine's default) or bf16 (the engine's option): either way the step computes in fp32 and stores the result in the state's dtype."
+    assert state.is_contiguous() and state.dtype in (torch.float32, torch.bfloat16), "state must be a contiguous fp32 or bf16 buffer"
     if q.is_cuda and _fla_kernel() is not None: return fla_step_(q, k, v, g, beta, state, scale, use_qk_l2norm)
     return reference_step_(q, k, v, g, beta, state, scale, use_qk_l2norm)
 

@@ -1,0 +1,70 @@
+"""A model of the engine's admissions, to rank admission rules before spending H200 time on them (nbs/18_engine_bench).
+Not a measurement: a discrete-event simulation of one engine with the costs measured on the H200.
+- decode step of bucket b: interpolated from the captured compiled step at 1 / 32 / 128 rows (`bench/state_dtype_h200.json`,
+  fp32: 2.13 / 3.02 / 4.82 ms); rows packed at the front, the step runs the smallest bucket holding the highest used row;
+- an admission of n chunks stalls every row for encode (FIX + 1.05 n ms) and prefill (FIX + 1.5 n ms); the per-chunk
+  parts are `encode_seconds` / `prefill_seconds` per chunk at 128 concurrent in `bench/serve_http_v10_w4.json` (1.15
+  and 1.62 ms), the fixed part FIX is not measured alone, so two values are tried;
+- every chunk is 17.5 s with 58 new tokens (3.3 tokens per second); at most 64 chunks per admission (the prefill sizes);
+- bursts: n requests sent at once reach the engine spread uniformly over twice the level's mean upload-decode stage in
+  the same record (0.038 / 0.070 / 0.116 s at 32 / 64 / 128), the first at once; steady load: Poisson arrivals.
+Usage: python bench/admission_sim.py bench/admission_sim.json"""
+import json, sys
+import numpy as np
+
+STEP_MS = ([1, 32, 128], [2.127, 3.015, 4.821])
+BUCKETS = (1, 2, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128)
+TOKENS, AUDIO_S, ROWS, MAX_ADMIT = 58, 17.5, 128, 64
+SPREAD_S = {32: 0.038, 64: 0.070, 128: 0.116}
+
+def run(arrivals, rule, fix_ms: float) -> tuple[float, list[float]]:
+    "Seconds until the last chunk is answered, and each chunk's latency, for chunk arrival times `arrivals` (s) under `rule`."
+    arrivals, t, i, waiting, rows, lat, steps = sorted(arrivals), 0.0, 0, [], [None] * ROWS, [], 0
+    while len(lat) < len(arrivals):
+        while i < len(arrivals) and arrivals[i] <= t: waiting.append((arrivals[i], steps)); i += 1
+        running = sum(r is not None for r in rows)
+        if not running and not waiting: t = arrivals[i]; continue
+        free = [k for k, r in enumerate(rows) if r is None][:MAX_ADMIT]
+        if waiting and free and (not running or rule(waiting, running, len(free), steps)):
+            take, waiting = waiting[:len(free)], waiting[len(free):]
+            t += (2 * fix_ms + 2.55 * len(take)) / 1e3
+            for k, (arrived, _) in zip(free, take): rows[k] = [arrived, 0]
+            continue
+        if not running: continue
+        hi = max(k for k, r in enumerate(rows) if r is not None) + 1
+        t += np.interp(next(b for b in BUCKETS if b >= hi), *STEP_MS) / 1e3; steps += 1
+        for k in range(hi):
+            if rows[k] is not None:
+                rows[k][1] += 1
+                if rows[k][1] >= TOKENS: lat.append(t - rows[k][0]); rows[k] = None
+    return t, lat
+
+def count_rule(min_chunks: int, max_wait: int):
+    "ta's rule (nbs/09_engine `_admit_now`): admit while rows run once `min_chunks` (or as many as rows are free) wait, or the oldest has waited `max_wait` steps."
+    return lambda w, running, free, steps: len(w) >= min(free, min_chunks) or steps - w[0][1] >= max_wait
+
+def cost_rule(k: float):
+    "v9's rule: admit once the steps the waiting chunks have waited add up to `k` per running row (or they fill the free rows)."
+    return lambda w, running, free, steps: sum(steps - s for _, s in w) >= k * running or len(w) >= free
+
+RULES = {'count 32 chunks / 32 steps (ta)': count_rule(32, 32), 'count 32 chunks / 8 steps': count_rule(32, 8),
+         'admit at once': count_rule(1, 0), 'cost, 3 steps a row (v9)': cost_rule(3)}
+
+def simulate(seed: int = 0) -> dict:
+    rng, rec = np.random.default_rng(seed), dict(assumptions=__doc__, runs=[])
+    for fix in (8.0, 15.0):
+        for name, rule in RULES.items():
+            row = dict(rule=name, fixed_ms_per_stage=fix)
+            for n in SPREAD_S:   # bursts: median of 20 rounds
+                walls = [run(np.r_[0.0, rng.uniform(0, 2 * SPREAD_S[n], n - 1)], rule, fix)[0] for _ in range(20)]
+                row[f'burst_{n}_rtfx'] = round(AUDIO_S * n / float(np.median(walls)))
+            for rate in (60, 120, 180):   # steady: 5 s of Poisson arrivals
+                arr = np.cumsum(rng.exponential(1 / rate, 5 * rate))
+                t, lat = run(arr, rule, fix)
+                row[f'steady_{rate}_per_s_p50_s'] = round(float(np.median(lat)), 3)
+                row[f'steady_{rate}_per_s_p99_s'] = round(float(np.quantile(lat, 0.99)), 3)
+            rec['runs'].append(row); print(json.dumps(row), flush=True)
+    return rec
+
+if __name__ == '__main__':
+    json.dump(simulate(), open(sys.argv[1], 'w'), indent=1)
