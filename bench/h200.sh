@@ -6,6 +6,8 @@
 #   bash bench/h200.sh two_gpus          # (nvidia-h200-x2) notebooks + batch 1 on GPU 0, gputest + batch 128 on GPU 1
 #   bash bench/h200.sh experiment        # all four patches with torch.compile(mode="max-autotune")
 #   bash bench/h200.sh gputest2          # (nvidia-h200-x2) the gpu test pass split over both GPUs
+#   DEADLINE=300 bash bench/h200.sh parity  # stock and all patches at batch 32 against the fp32 reference and its bound
+#   bash bench/h200.sh gdn_configs        # the Gated DeltaNet state update under other tile shapes (bench/gdn_step_h200.py)
 # Each step stops at the shared deadline (DEADLINE seconds after start), so whatever finished comes back.
 set -uo pipefail
 source .gpu/install.sh || exit 1
@@ -15,7 +17,7 @@ left() { echo $((DEADLINE - SECONDS)); }
 
 bench() {
   nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,memory.used --format=csv
-  timeout $(left) python -c "import sys; from ta.patches import main_decode_step as m; m(sys.argv[1:])" \
+  timeout $(left) python -c "import sys; from ta.patches.measure import main_decode_step as m; m(sys.argv[1:])" \
     --cumulative --batch 32 --prompt-len 256 --repeats 50 --out bench/decode_step_b32.json 2>&1 >/dev/null \
     | grep -v -i warn | tee "$OUT/bench_b32.log"
   cp bench/decode_step_b32.json "$OUT/"
@@ -48,11 +50,22 @@ sizes() {
   for b in ${SIZES:-1 128}; do
     [ "$(left)" -lt 60 ] && break
     timeout $(left) python -c "
-import json; from ta.patches import bench_cumulative, PATCHES
+import json; from ta.patches.measure import bench_cumulative, PATCHES
 rec = bench_cumulative($b, 256, 50, configs=[(), PATCHES], parity_steps=2, profile_last=False)
 open('bench/decode_step_b$b.json', 'w').write(json.dumps(rec, indent=1))" 2>&1 | grep -v -i warn | tail -3
     cp bench/decode_step_b$b.json "$OUT/" 2>/dev/null
   done
+}
+parity() {  # bench_cumulative's bound on the full-size decoder: stock and all patches against the stock decoder in fp32
+  timeout $(left) python -c "
+import json; from ta.patches.measure import bench_cumulative, check_parity, PATCHES
+rec = bench_cumulative(32, 256, 10, configs=[(), PATCHES], parity_steps=4, profile_last=False)
+open('$OUT/decode_step_b32_parity.json', 'w').write(json.dumps(rec, indent=1))
+print({r['label']: (r['median_ms'], r['parity_vs_fp32']['rel_l2'], r['parity_vs_fp32']['argmax_agree']) for r in rec['rows']}, 'bound', rec['parity_bound'])
+check_parity(rec); print('within the bound')" 2>&1 | grep -v -i warn | tail -8
+}
+gdn_configs() {
+  timeout $(left) python bench/gdn_step_h200.py "$OUT/gdn_step_h200.json" 2>&1 | grep -v -i warn | tail -70
 }
 gputest2() {  # nvidia-h200-x2: the same test pass, notebook 10 on GPU 0 and the rest on GPU 1, in parallel
   export TA_BENCH_OUT=/tmp/gputest_bench
@@ -63,7 +76,7 @@ gputest2() {  # nvidia-h200-x2: the same test pass, notebook 10 on GPU 0 and the
   wait; grep -v -i warn "$OUT/gputest_gpu0.log" | tail -20; grep -v -i warn "$OUT/gputest_gpu1.log" | tail -30
 }
 experiment() {
-  timeout $(left) python -c "import sys; from ta.patches import main_decode_step as m; m(sys.argv[1:])" \
+  timeout $(left) python -c "import sys; from ta.patches.measure import main_decode_step as m; m(sys.argv[1:])" \
     --patches all --mode max-autotune --batch 32 --prompt-len 256 --repeats 50 \
     --out bench/decode_step_b32_max_autotune.json 2>&1 >/dev/null | grep -v -i warn | tail -5
   cp bench/decode_step_b32_max_autotune.json "$OUT/" 2>/dev/null

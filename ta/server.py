@@ -278,12 +278,14 @@ def parse_request(content_type: str, body: bytes, query: Mapping[str, str]) -> t
     if both := sorted(set(params) & set(query)): raise BadRequest(f"option(s) {', '.join(both)} given both in the query and in parameters")
     return _b64_audio(doc['inputs']), parse_options({**query, **params})
 
+logging.getLogger('python_multipart').setLevel(logging.ERROR)   # it logs every malformed client form as a warning; the client's 400 names the fault, the log need not
+
 def parse_form(content_type: str, body: bytes) -> tuple[bytes, list[tuple[str, str]]]:
-    "The file and the text fields `[(name, value)]` of a multipart/form-data `body`; `BadRequest` unless it holds exactly one file, named `file`."
+    "The file and the text fields `[(name, value)]` of a multipart/form-data `body`; `BadRequest` unless it holds exactly one file, named `file`, and ends with its closing boundary (a form cut short is not taken as a shorter file)."
     from python_multipart.multipart import MultipartParser, parse_options_header
     boundary = parse_options_header(content_type)[1].get(b'boundary')
     if not boundary: raise BadRequest('the multipart Content-Type has no boundary; let the client library build the form (curl -F file=@audio.wav)')
-    parts, head = [], {}
+    parts, head, ended = [], {}, []
     def begin(): parts.append({'headers': {}, 'data': bytearray()}); head.clear()
     def field(d, s, e): head['name'] = head.get('name', b'') + d[s:e]
     def value(d, s, e): head['value'] = head.get('value', b'') + d[s:e]
@@ -291,7 +293,7 @@ def parse_form(content_type: str, body: bytes) -> tuple[bytes, list[tuple[str, s
     def data(d, s, e): parts[-1]['data'] += d[s:e]
     try:
         p = MultipartParser(boundary, {'on_part_begin': begin, 'on_header_field': field, 'on_header_value': value,
-                                       'on_header_end': header_end, 'on_part_data': data})
+                                       'on_header_end': header_end, 'on_part_data': data, 'on_end': lambda: ended.append(True)})
         p.write(body); p.finalize()
     except Exception as e: raise BadRequest(f'the multipart form does not parse: {e}') from None
     files, fields = [], []
@@ -304,6 +306,8 @@ def parse_form(content_type: str, body: bytes) -> tuple[bytes, list[tuple[str, s
         raise InvalidParam('file', 'the form must carry exactly one file, in the field "file" (curl -F file=@audio.wav)'
                          + (f"; it has {', '.join(repr(n) for n, _ in files)}" if files else ''))
     if not files[0][1]: raise InvalidParam('file', 'the file in the form\'s field "file" is empty (0 bytes); attach the audio file itself')
+    if not ended: raise BadRequest(f"the multipart form ends before its closing boundary (--{boundary.decode('latin-1')}--): "
+                                   'the upload was cut short; send it again')
     return files[0][1], fields
 
 class _Pairs(list):

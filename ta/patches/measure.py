@@ -17,8 +17,9 @@ from .gqa import use_sdpa_gqa_decode, restore_attention, sdpa_gqa_decode
 from .lm_head import contiguous_lm_head_input, restore_lm_head
 
 # %% auto #0
-__all__ = ['PATCHES', 'CUDA_ONLY', 'default_patches', 'parse_patches', 'apply_decode_patches', 'remove_decode_patches',
-           'bench_decode_step', 'logits_parity', 'bench_cumulative', 'main_decode_step']
+__all__ = ['PATCHES', 'CUDA_ONLY', 'PARITY_FACTOR', 'PARITY_SLACK', 'default_patches', 'parse_patches', 'apply_decode_patches',
+           'remove_decode_patches', 'bench_decode_step', 'logits_parity', 'fp32_logits', 'check_parity',
+           'bench_cumulative', 'main_decode_step']
 
 # %% ../../nbs/15_patches.ipynb #c005
 PATCHES = ("fast_kernels", "state_inplace", "gqa_decode", "lm_head")  # derivation and measurement order
@@ -122,10 +123,27 @@ def logits_parity(new: Tensor, ref: Tensor) -> dict:
                 rel_l2=round(((new - ref).norm() / ref.norm()).item(), 6),
                 argmax_agree=round((new.argmax(-1) == ref.argmax(-1)).float().mean().item(), 4))
 
+PARITY_FACTOR, PARITY_SLACK = 2.0, 1e-4  # a configuration's logits may be at most twice as far from fp32 as the first's (nbs/11's rule), plus fp32 summation-order noise
+
+def fp32_logits(batch: int, prompt_len: int, repeats: int, parity_steps: int, **kw) -> Tensor:
+    "The reference: logits [1 + parity_steps, B, V] of the stock decoder in fp32, eager (same seed as `bench_decode_step`'s bf16 decoder: the same weights before rounding, and the same tokens)."
+    device = torch.device(kw.get("device") or ("cuda" if torch.cuda.is_available() else "cpu"))
+    model = build_decoder(decoder_config(kw.get("size", "2b")), device, torch.float32)
+    r = bench_decode_step(batch, prompt_len, (), repeats, parity_steps=parity_steps, **{**kw, "compile": False, "model": model})
+    return r["_logits"]
+
+def check_parity(rec: dict) -> None:
+    "Raise ValueError naming every configuration of a `bench_cumulative` record whose logits are further from the fp32 reference than its bound."
+    if bad := [f"{r['label']} (relative L2 {r['parity_vs_fp32']['rel_l2']})" for r in rec["rows"]
+               if r.get("parity_vs_fp32", {}).get("rel_l2", 0) > rec["parity_bound"]]:
+        raise ValueError(f"logits too far from the fp32 reference (bound {rec['parity_bound']}: {PARITY_FACTOR:g} x the first "
+                         f"configuration's distance + {PARITY_SLACK:g}): {', '.join(bad)}")
+
 def bench_cumulative(batch: int = 32, prompt_len: int = 256, repeats: int = 50, configs: list | None = None,
                      parity_steps: int = 4, profile_last: bool = True, **kw) -> dict:
-    "Stock, then each patch added in turn (or `configs`), in one process, with logits parity against the first."
+    "Stock, then each patch added in turn (or `configs`), in one process, with logits parity against the first and against the stock decoder in fp32; `parity_bound` is `PARITY_FACTOR` x the first configuration's relative L2 distance to fp32 + `PARITY_SLACK` (`check_parity` enforces it)."
     configs = configs if configs is not None else [PATCHES[:i] for i in range(len(PATCHES) + 1)]
+    ref32 = fp32_logits(batch, prompt_len, repeats, parity_steps, **kw) if parity_steps else None  # first: before any patch binds a kernel process-wide
     rows, ref = [], None
     for i, names in enumerate(configs):
         r = bench_decode_step(batch, prompt_len, names, repeats, parity_steps=parity_steps,
@@ -135,13 +153,14 @@ def bench_cumulative(batch: int = 32, prompt_len: int = 256, repeats: int = 50, 
         elif tuple(names) == PATCHES: r["label"] = "all"
         if logits is not None:
             ref = logits if ref is None else ref
-            r["parity_vs_first"] = logits_parity(logits, ref)
+            r["parity_vs_first"], r["parity_vs_fp32"] = logits_parity(logits, ref), logits_parity(logits, ref32)
         rows.append(r); print(json.dumps({k: r.get(k) for k in ("label", "median_ms", "prefill_ms", "floor_ratio")}),
                               file=sys.stderr, flush=True)
     first = rows[0]
+    bound = round(PARITY_FACTOR * first["parity_vs_fp32"]["rel_l2"] + PARITY_SLACK, 6) if parity_steps else None
     return dict(env=first["env"], batch=batch, prompt_len=prompt_len, repeats=repeats, cache_len=first["cache_len"],
                 copy_tb_per_s=first.get("copy_tb_per_s"), floor_bytes=first["floor_bytes"],
-                floor_ms=first.get("floor_ms"), rows=rows)
+                floor_ms=first.get("floor_ms"), parity_bound=bound, rows=rows)
 
 # %% ../../nbs/15_patches.ipynb #c015
 def main_decode_step(argv: list[str] | None = None) -> dict:
@@ -164,4 +183,5 @@ def main_decode_step(argv: list[str] | None = None) -> dict:
     else: rec = bench_decode_step(a.batch, a.prompt_len, a.patches, a.repeats, **kw)
     if a.out: Path(a.out).parent.mkdir(parents=True, exist_ok=True); Path(a.out).write_text(json.dumps(rec, indent=1))
     print(json.dumps(rec))
+    if a.cumulative: check_parity(rec)   # after the record is written: a failed bound keeps its evidence
     return rec
