@@ -4,7 +4,7 @@
 
 # %% ../nbs/08_cli.ipynb #c002
 from __future__ import annotations
-import argparse, os, signal, subprocess, sys, tempfile, time, uuid
+import argparse, os, re, signal, subprocess, sys, tempfile, time, uuid
 from pathlib import Path
 from .errors import TaError
 
@@ -298,10 +298,14 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     a.rest = rest
     return a
 
+_CHOICES = re.compile(r'\^\(([\w|]+)\)\$')   # a Field pattern that lists the choices: ^(a|b|c)$
+
 def _setting_errors(e) -> str:
-    "A pydantic `ValidationError` of `Settings` as one line: `name: message` per error (our own messages without pydantic's 'Value error, ')."
+    "A pydantic `ValidationError` of `Settings` as one line: `name: message` per error (our own messages without pydantic's 'Value error, '; a value outside a list of choices as 'X is not one of a, b')."
     def one(x):
-        msg = str(x['ctx']['error']) if x['type'] == 'value_error' else x['msg']
+        choices = _CHOICES.fullmatch(x.get('ctx', {}).get('pattern', '')) if x['type'] == 'string_pattern_mismatch' else None
+        if choices: msg = f"{x['input']!r} is not one of {', '.join(choices[1].split('|'))}"
+        else: msg = str(x['ctx']['error']) if x['type'] == 'value_error' else x['msg']
         return f"{'.'.join(map(str, x['loc']))}: {msg}" if x['loc'] else msg   # a check of several settings has no single name
     return '; '.join(map(one, e.errors()))
 

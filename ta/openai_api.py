@@ -16,8 +16,8 @@ from fastapi.responses import JSONResponse, PlainTextResponse, Response, Streami
 from .audio import decode_audio, chunk_bounds, audio_seconds, SAMPLE_RATE
 from .errors import TaError, BadRequest, ClientGone, InvalidParam, NotAudio, NotReady, NotFound, Overloaded, TooLarge, WorkerStopped
 from .pipeline import join_texts
-from .server import (_CUT_SHORT, _WORKER_STOPPED, Engine, Options, get_engine, check_api_key, read_body, parse_form, parse_options,
-                       require_ready, _as_bool, admitted, Claim, Deadline, decode_upload, record, MAX_SPEAKERS)
+from .server import (_CUT_SHORT, _WORKER_STOPPED, _shown, Engine, Options, get_engine, check_api_key, read_body, parse_form,
+                       parse_options, require_ready, _as_bool, admitted, Claim, Deadline, decode_upload, record, MAX_SPEAKERS)
 
 # %% auto #0
 __all__ = ['RESPONSE_FORMATS', 'GRANULARITIES', 'MAX_PROMPT_CHARS', 'openai_router', 'cpu_pool', 'Chunk', 'chunk_texts',
@@ -150,7 +150,8 @@ def transcript_json(t: Transcript) -> dict:
 RESPONSE_FORMATS = ('json', 'text', 'verbose_json', 'srt', 'vtt')
 GRANULARITIES = ('segment', 'word')
 _FIELDS = ('model', 'language', 'prompt', 'response_format', 'timestamp_granularities[]', 'temperature', 'stream',
-           'return_speakers', 'num_speakers', 'max_speakers')
+           'chunking_strategy', 'include[]', 'return_speakers', 'num_speakers', 'max_speakers')
+_LISTS = ('timestamp_granularities', 'include')   # fields a form may repeat (OpenAI's client sends them as name[])
 MAX_PROMPT_CHARS = 4096
 
 @dataclass(frozen=True)
@@ -164,12 +165,12 @@ class TranscriptionForm:
 # %% ../nbs/06a_openai.ipynb #a011
 def _one_value(fields: list[tuple[str, str]]) -> dict[str, str]:
     "Form fields as a dict; unknown fields, or a field other than the granularities given twice, are a 400."
-    names = [n.removesuffix('[]') + ('[]' if n.startswith('timestamp_granularities') else '') for n, _ in fields]
+    names = [n.removesuffix('[]') + ('[]' if n.removesuffix('[]') in _LISTS else '') for n, _ in fields]
     if unknown := sorted(set(names) - set(_FIELDS)):
         raise InvalidParam(unknown[0], f"unknown field(s) {', '.join(unknown)}; the fields are file, {', '.join(_FIELDS)}")
-    if dup := sorted({n for n in names if names.count(n) > 1 and n != 'timestamp_granularities[]'}):
+    if dup := sorted({n for n in names if names.count(n) > 1 and not n.endswith('[]')}):
         raise InvalidParam(dup[0], f"field(s) {', '.join(dup)} given more than once")
-    return {n: v for n, (_, v) in zip(names, fields) if n != 'timestamp_granularities[]'}
+    return {n: v for n, (_, v) in zip(names, fields) if not n.endswith('[]')}
 
 def _check_language(v: str):
     if v.strip().lower().replace('_', '-') not in ('', 'en', 'english') and not v.strip().lower().startswith(('en-', 'en_')):
@@ -187,6 +188,11 @@ def parse_transcription_form(fields: list[tuple[str, str]]) -> TranscriptionForm
     fmt = one.get('response_format', 'json') or 'json'
     if fmt not in RESPONSE_FORMATS: raise InvalidParam('response_format', f"response_format={fmt!r} is not one of {', '.join(RESPONSE_FORMATS)}")
     _check_language(one.get('language', '')); _check_temperature(one.get('temperature', '0') or '0')
+    if one.get('chunking_strategy', 'auto') not in ('auto', ''):
+        raise InvalidParam('chunking_strategy', f"chunking_strategy={_shown(one['chunking_strategy'])} is not supported: ta cuts long "
+                           "audio into chunks at pauses itself; send chunking_strategy=auto or leave it out")
+    if inc := [v for n, v in fields if n.removesuffix('[]') == 'include']:
+        raise InvalidParam('include[]', f"include[]={_shown(inc[0])} is not supported: ta returns no token log probabilities; leave it out")
     if len(one.get('prompt', '')) > MAX_PROMPT_CHARS: raise InvalidParam('prompt', f'the prompt is longer than {MAX_PROMPT_CHARS} characters')
     grans = [v for n, v in fields if n.startswith('timestamp_granularities')]
     if bad := sorted(set(grans) - set(GRANULARITIES)): raise InvalidParam('timestamp_granularities[]', f"timestamp_granularities[] {bad[0]!r} is not one of segment, word")

@@ -4,7 +4,7 @@
 
 # %% ../nbs/06_server.ipynb #c002
 from __future__ import annotations
-import asyncio, base64, binascii, contextlib, ctypes, ctypes.util, errno, functools, hmac, json, logging, os, re, resource, socket, threading, time, urllib.parse, warnings, zlib
+import asyncio, base64, binascii, contextlib, ctypes, ctypes.util, errno, functools, hmac, json, logging, math, os, re, resource, socket, threading, time, urllib.parse, warnings, zlib
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, fields
 from contextlib import asynccontextmanager
@@ -319,24 +319,42 @@ _NOT_JSON = ('the body is sent as application/json but is not JSON (it is binary
              'file=@audio.wav), or inside JSON as {"inputs": "<base64 audio>"}')
 
 def _binary(body: bytes) -> bool:
-    "True when `body` is not text: not UTF-8, or holding a NUL byte (a WAV of silence is valid UTF-8)."
+    "True when `body` is not text: a NUL byte (a WAV of silence is valid UTF-8), or not UTF-8 with over a tenth of its first 4 KiB control or non-ASCII bytes (one stray Latin-1 byte in JSON is text)."
     try: return '\0' in body.decode('utf-8-sig')
-    except UnicodeDecodeError: return True
+    except UnicodeDecodeError: return b'\0' in body or sum(b < 9 or b >= 0x80 for b in body[:4096]) > len(body[:4096]) / 10
 
 _JSON_KEYS = ('inputs', 'parameters', 'options')   # 'options': the Hugging Face Inference API's (use_cache, wait_for_model); nothing here to set
 
 def _no_constant(name: str):
     raise ValueError(f'{name} is not JSON (JavaScript and Python write it, but standard JSON has no NaN or Infinity)')
 
+def _finite(text: str) -> float:
+    "A JSON number as a float; ValueError for one beyond float range (1e400 would read as infinity)."
+    if math.isinf(x := float(text)): raise ValueError(f'the number {text[:40]} is too large')
+    return x
+
+def _int(text: str) -> int:
+    "A JSON integer; ValueError for one of more digits than Python reads by default (4300)."
+    if len(text) > 100: raise ValueError(f'a number of {len(text)} digits is too long')
+    return int(text)
+
+def _unique(pairs: list) -> dict:
+    "A JSON object's key-value pairs as a dict; ValueError for a key given twice (as a query string or form must not)."
+    if dup := sorted({k for k, _ in pairs if sum(1 for j, _ in pairs if j == k) > 1}):
+        raise ValueError(f"key {', '.join(json.dumps(k) for k in dup)} given more than once")
+    return dict(pairs)
+
 def _json_object(body: bytes) -> dict:
     "The JSON request object, which must carry a string `inputs` and no key but `_JSON_KEYS`; a body that does not parse and is binary data is told so, and NaN or Infinity do not parse."
-    try: doc = json.loads(body, parse_constant=_no_constant)
+    try: doc = json.loads(body, parse_constant=_no_constant, parse_float=_finite, parse_int=_int, object_pairs_hook=_unique)
     except (ValueError, UnicodeDecodeError, RecursionError) as e:
         if _binary(body): raise BadRequest(_NOT_JSON) from None
         raise BadRequest(f"the JSON body does not parse: {str(e)[:200]}") from None
     if not isinstance(doc, dict): raise BadRequest('a JSON body must be an object {"inputs": "<base64 audio>", "parameters": {...}}')
     if not isinstance(doc.get('inputs'), str):
         raise BadRequest('the JSON object needs "inputs": the audio file as a base64 string' + ('' if 'inputs' not in doc else f", not {type(doc['inputs']).__name__}"))
+    if not isinstance(doc.get('options', {}), dict):
+        raise BadRequest('"options" must be a JSON object (Hugging Face clients send {"wait_for_model": true}; nothing in it applies here)')
     if extra := sorted(set(doc) - set(_JSON_KEYS)):
         raise BadRequest(f"unknown key{'s' * (len(extra) > 1)} {', '.join(json.dumps(k) for k in extra)} in the JSON object; it takes "
                          '"inputs" (the audio file, base64) and "parameters" (the options, e.g. {"return_timestamps": true})')
@@ -351,7 +369,9 @@ def _b64_audio(text: str) -> bytes:
     if text.startswith('data:'):
         head, comma, data = text.partition(',')
         if not comma: raise BadRequest('"inputs" is a data: URL without the comma before its data; use data:audio/wav;base64,<base64>')
-        if not head.endswith(';base64'): return urllib.parse.unquote_to_bytes(data)
+        if not head.endswith(';base64'):
+            try: return urllib.parse.unquote_to_bytes(data)
+            except UnicodeEncodeError: raise BadRequest('"inputs" is a percent-encoded data: URL holding a character that is not text (a lone UTF-16 surrogate); percent-encode the audio bytes, or use ;base64') from None
         text = data
     b64 = ''.join(text.split())
     if not b64: raise BadRequest('"inputs" is empty; put the audio file in it, base64-encoded')
@@ -388,7 +408,7 @@ def load_for_serving(settings: Settings) -> DecodeEngine:
         raise TaError("the fast Gated DeltaNet kernel (flash-linear-attention) is not available, so decoding would run the slow "
                       "reference code; install ta[cuda] (flash-linear-attention, causal-conv1d) or pass --allow-slow-kernels")
     model = ASRModel.from_pretrained(settings.model, device=device)
-    log.info('model %s on %s', settings.model, device)
+    log.info('model %s on %s, recurrent state in %s', settings.model, device, settings.state_dtype)
     engine = DecodeEngine(model, settings.max_batch_size, settings.graph_mode, settings.synthetic_tokens_per_second or None,
                           state_dtype=settings.state_dtype).setup(log.info)
     warm_up(engine, (1.0, 4.0)[:settings.max_batch_size])
