@@ -54,12 +54,13 @@ def divergence(texts: list[str], sample: int = 3) -> dict:
 
 # %% ../nbs/17_bench.ipynb #c009
 def level_record(level: int, rounds: list[tuple[list[Outcome], float]], audio_s: float,
-                 stats: dict | None = None, stats_error: str | None = None) -> dict:
-    "One concurrency level over its rounds (outcomes, wall s): counts, wall, RTFx, latency, failures, texts, server stats."
+                 stats: dict | None = None, stats_error: str | None = None, round_stats: list | None = None) -> dict:
+    "One concurrency level over its rounds (outcomes, wall s): counts, wall, RTFx, latency, failures, texts, server stats (the level's, and each round's in `per_round` when `round_stats` is given)."
     outs = [o for round_outs, _ in rounds for o in round_outs]
     good = [o for o in outs if o.ok]
     wall = round(sum(w for _, w in rounds), 6)
     per_round = [dict(ok=sum(o.ok for o in r), failed=sum(not o.ok for o in r), wall_s=round(w, 6)) for r, w in rounds]
+    for r, s in zip(per_round, round_stats or []): r['stats'] = s   # which round paid for what: admissions, steps, upload decoding
     return dict(level=level, rounds=len(rounds), ok=len(good), failed=len(outs) - len(good), wall_s=wall,
                 rtfx=len(good) * audio_s / wall if wall else 0.0, **latency_summary([o.latency_s for o in good]),
                 failures=failure_counts(outs), texts=divergence([o.text for o in good]), stats=stats,
@@ -244,10 +245,13 @@ async def _http_run(run: dict, body: bytes, ctype: str, levels: list[int], round
             warm = (await asyncio.to_thread(pool.level, 1))[0][0]
             run['warmup'] = dict(status=warm.status, error=warm.error, latency_s=round(warm.latency_s, 6))
             for n in levels:
-                (before, e1) = await fetch_stats(client, url, auth)
-                runs = [await asyncio.to_thread(pool.level, n) for _ in range(rounds)]
-                (after, e2) = await fetch_stats(client, url, auth)
-                run['levels'].append(level_record(n, runs, run['audio']['seconds'], stats_diff(before, after) if before and after else None, e1 or e2))
+                snaps, runs = [await fetch_stats(client, url, auth)], []   # /stats before the level and after each round
+                for _ in range(rounds):
+                    runs.append(await asyncio.to_thread(pool.level, n)); snaps.append(await fetch_stats(client, url, auth))
+                (before, e1), (after, e2) = snaps[0], snaps[-1]
+                each = [stats_diff(a, b) if a and b else None for (a, _), (b, _) in zip(snaps, snaps[1:])]
+                run['levels'].append(level_record(n, runs, run['audio']['seconds'], stats_diff(before, after) if before and after else None,
+                                                  e1 or e2, each))
                 progress(run['levels'][-1])
 
 class Interrupted(KeyboardInterrupt):

@@ -53,7 +53,7 @@ def cmd_transcribe(a) -> int:
     audios = [_decode_or_error(f) for f in a.files]                  # bad files are known before the model loads
     good = [x for x in audios if not isinstance(x, TaError)]
     if good:
-        given = {k: v for k, v in dict(model=a.model, device=a.device).items() if v is not None}
+        given = {k: v for k, v in dict(model=a.model, device=a.device, state_dtype=a.state_dtype).items() if v is not None}
         sched = load_for_serving(Settings(**given, allow_slow_kernels=True))
     futures = [x if isinstance(x, TaError) else sched.submit(split_chunks(x)) for x in audios]
     for f, fut, audio in zip(a.files, futures, audios):
@@ -267,6 +267,7 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument('--model', default=None, help='checkpoint folder or Hub id (default: the embedded tiny checkpoint)')
     t.add_argument('--device', default='auto', help="'auto' (cuda if available), 'cuda' or 'cpu' (default: %(default)s)")
     t.add_argument('--json', action='store_true', help='one JSON object per file: file, text and duration (s), or file and error')
+    t.add_argument('--state-dtype', default=None, choices=('float32', 'bfloat16'), help="the decode rows' recurrent state, as `ta serve --state-dtype` (default: float32)")
     t.set_defaults(func=cmd_transcribe)
     g = _command(sub, 'space', 'run the Gradio Space (web page) for a ta server')
     g.add_argument('--endpoint-url', default=None, help='ta server URL; omit to transcribe in-process')
