@@ -30,14 +30,14 @@ from .settings import Settings, LISTEN_BACKLOG
 
 # %% auto #0
 __all__ = ['MAX_SPEAKERS', 'log', 'COUNTER_SLOTS', 'GAUGES', 'PUBLISH_INTERVAL_S', 'STAGES', 'transcribe_router', 'health_router',
-           'stats_router', 'docs_router', 'STOPPED', 'Options', 'parse_options', 'require_ready', 'Episode', 'InFlight',
-           'Claim', 'admitted', 'off_loop', 'Deadline', 'read_body', 'decode_content', 'single_valued', 'parse_request',
-           'parse_form', 'pick_device', 'quiet_notices', 'load_for_serving', 'start_engine', 'warm_up', 'CounterRows',
-           'publish_counters', 'Engine', 'get_engine', 'check_api_key', 'Word', 'SpeakerTurn', 'Transcription',
-           'ErrorBody', 'decode_upload', 'record', 'post_transcribe', 'get_health', 'get_stats', 'add_error_handlers',
-           'ConnectionGuard', 'GuardedH11', 'AmbiguousFraming', 'quiet_floods', 'raise_open_file_limit', 'trim_now',
-           'trim_memory', 'get_docs', 'get_redoc', 'build_app', 'bind_port', 'check_port', 'server_config',
-           'check_settings', 'serve', 'launch', 'wait_healthy']
+           'stats_router', 'PIPELINE_BYTES', 'docs_router', 'STOPPED', 'Options', 'parse_options', 'require_ready',
+           'Episode', 'InFlight', 'Claim', 'admitted', 'off_loop', 'Deadline', 'read_body', 'decode_content',
+           'single_valued', 'parse_request', 'parse_form', 'pick_device', 'quiet_notices', 'load_for_serving',
+           'start_engine', 'warm_up', 'CounterRows', 'publish_counters', 'Engine', 'get_engine', 'check_api_key',
+           'Word', 'SpeakerTurn', 'Transcription', 'ErrorBody', 'decode_upload', 'record', 'post_transcribe',
+           'get_health', 'get_stats', 'add_error_handlers', 'ConnectionGuard', 'GuardedH11', 'AmbiguousFraming',
+           'quiet_floods', 'raise_open_file_limit', 'trim_now', 'trim_memory', 'get_docs', 'get_redoc', 'build_app',
+           'bind_port', 'check_port', 'server_config', 'check_settings', 'serve', 'launch', 'wait_healthy']
 
 # %% ../nbs/06_server.ipynb #c008
 @dataclass(frozen=True)
@@ -729,6 +729,8 @@ class ConnectionGuard:
         return {'open': self.open, 'waiting': len(self.waiting), 'max': self.limit,
                 'closed_slow': self.closed_slow, 'closed_over_limit': self.closed_over_limit}
 
+PIPELINE_BYTES = 64 * 1024   # most bytes of a next (pipelined) request read while one is answered
+
 class GuardedH11(H11Protocol):
     "uvicorn's HTTP/1.1 protocol with a deadline on each request's headers and at most `guard.limit` connections."
     guard: ConnectionGuard
@@ -766,6 +768,12 @@ class GuardedH11(H11Protocol):
             self.loop.call_later(self.guard.header_timeout_s, self._unread_body)
     def _unread_body(self):
         if self._open and self.conn.their_state is h11.SEND_BODY: self.guard.slow.hit(); self.guard.closed_slow += 1; self._close()
+    def handle_events(self):
+        "uvicorn's, then: while a request whose body is in is being answered, keep reading (up to `PIPELINE_BYTES` of a next request), so a client that hangs up is seen at once (its EOF ends the cycle) and its decode is stopped; uvicorn pauses reading there, and a hang-up went unseen until the answer failed."
+        super().handle_events()
+        if (self.cycle is not None and not self.cycle.response_complete and self.conn.their_state is h11.DONE
+                and len(self.conn.trailing_data[0]) < PIPELINE_BYTES and not self.transport.is_closing()):
+            self.flow.resume_reading()
     def connection_lost(self, exc):
         if self._open: self._open = False; self.guard.open -= 1
         self._got_request(); super().connection_lost(exc)
