@@ -5,6 +5,7 @@
 # %% ../nbs/06_server.ipynb #c002
 from __future__ import annotations
 import asyncio, base64, binascii, contextlib, ctypes, ctypes.util, errno, functools, hmac, json, logging, math, os, re, resource, socket, threading, time, urllib.parse, warnings, zlib
+from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, fields
 from contextlib import asynccontextmanager
@@ -71,7 +72,8 @@ def parse_options(raw: Mapping[str, Any]) -> Options:
     "Validate request options. Raises `BadRequest` naming the bad or unknown option."
     names = [f.name for f in fields(Options)]
     if unknown := sorted(set(raw) - set(names)):
-        raise BadRequest(f"unknown option(s) {', '.join(map(_shown, unknown))}; the options are {', '.join(names)}")
+        more = f' and {len(unknown) - 5} more' if len(unknown) > 5 else ''   # a bounded answer, however many were sent
+        raise BadRequest(f"unknown option(s) {', '.join(map(_shown, unknown[:5]))}{more}; the options are {', '.join(names)}")
     conv = {n: (_as_bool if f.type == 'bool' else _as_count) for n, f in zip(names, fields(Options))}
     return _check_speakers(Options(**{k: conv[k](k, v) for k, v in raw.items()}))
 
@@ -340,7 +342,7 @@ def _int(text: str) -> int:
 
 def _unique(pairs: list) -> dict:
     "A JSON object's key-value pairs as a dict; ValueError for a key given twice (as a query string or form must not)."
-    if dup := sorted({k for k, _ in pairs if sum(1 for j, _ in pairs if j == k) > 1}):
+    if dup := sorted(k for k, n in Counter(k for k, _ in pairs).items() if n > 1):   # one pass: a body may hold millions of keys
         raise ValueError(f"key {', '.join(json.dumps(k) for k in dup)} given more than once")
     return dict(pairs)
 

@@ -53,7 +53,7 @@ def _fla_kernel():
 
 def fla_step_(q: Tensor, k: Tensor, v: Tensor, g: Tensor, beta: Tensor, state: Tensor,
               scale: float, use_qk_l2norm: bool, bv: int = 16, num_warps: int = 1) -> Tensor:
-    "fla's fused recurrent gated-delta step with `state` as initial and final state (updated in place); each program updates a [K, `bv`] tile of one head's state with `num_warps` warps: 16 and 1, measured faster than fla's own 8 and 1 at 1, 32 and 128 rows in fp32 and bf16 (`bench/gdn_step_h200.json`, the tile section below)."
+    "fla's fused recurrent gated-delta step with `state` as initial and final state (updated in place); each program updates a [K, `bv`] tile of one head's state with `num_warps` warps: 16 and 1, measured faster than fla's own 8 and 1 at 1, 32 and 128 rows in fp32 and bf16 (`bench/gdn_step_h200.json`, nbs/12_state_inplace's tile section)."
     import triton
     q, k, v, g, beta = (x.contiguous() for x in (q, k, v, g, beta))
     B, T, H, K = k.shape; HV, V = v.shape[2], v.shape[3]
