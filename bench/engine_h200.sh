@@ -26,6 +26,13 @@
 #   DEADLINE=585 bash bench/engine_h200.sh build v10         # the first burst: Triton compiles and autotuning while serving, cold
 #   DEADLINE=585 bash bench/engine_h200.sh build state_dtype gputest_state  # the recurrent state in bf16 against fp32: step ms per
 #                                                            # bucket, teacher-forced agreement (bench/state_dtype_h200.py); nb12's GPU cells
+#   DEADLINE=590 bash bench/engine_h200.sh build skinny step_profile gputest_nb12  # issue 11: a split-K Triton GEMM against
+#                                                            # cuBLAS per weight shape; the served step's profile per bucket
+#                                                            # (fp32 and bf16 state, fla tile 16 x 1); nb12's GPU cells
+#   DEADLINE=590 bash bench/engine_h200.sh build attention step_ab  # the step's attention per sdpa backend; the step before
+#                                                            # (./ab_before: git archive 8690ef8 ta) and after, one call
+#   DEADLINE=590 bash bench/engine_h200.sh build step_after v11  # the step with every change of this stop, alone; ta serve
+#                                                            # with it from a cold machine, each round's /stats recorded
 # All systems: the synthetic full-size checkpoint (random weights, ta.synthetic), fixtures/speech_17s.flac, 3.3 new tokens
 # per second of audio. Each step stops at the shared deadline (DEADLINE seconds after start).
 set -uo pipefail
@@ -198,6 +205,28 @@ state_dtype() {  # the decode step with the recurrent state in fp32 and in bf16,
 }
 gputest_state() {  # nb12's GPU cells (the in-place op, a bf16 state included) and the engine notebook's
   GPU_NBS='12_state_inplace 09_engine' gputest
+}
+skinny() {  # every weight GEMM shape of the step: cuBLAS against a split-K Triton kernel's configurations (bench/skinny_gemm_h200.py)
+  timeout $(left) python bench/skinny_gemm_h200.py "$OUT/skinny_gemm_h200.json" 2>&1 | quiet | tail -25
+}
+step_profile() {  # the served decode step per bucket beside its floor, by kernel group and kernel, fp32 and bf16 state (bench/step_profile_h200.py)
+  timeout $(left) python bench/step_profile_h200.py $CKPT "$OUT/step_profile_h200.json" 2>&1 | quiet | tail -40
+}
+gputest_nb12() {  # nb12's GPU cells alone (the in-place op against fla's own launch and the reference, bf16 state included)
+  GPU_NBS=12_state_inplace gputest
+}
+attention() {  # the decode step's attention alone, per sdpa backend (bench/attention_h200.py)
+  timeout $(left) python bench/attention_h200.py $CKPT "$OUT/attention_h200.json" 2>&1 | quiet | tail -14
+}
+step_ab() {  # the served step's profile with ./ab_before's ta (before), then this tree's (after), fp32 state, one call
+  PYTHONPATH=$PWD/ab_before:$PYTHONPATH timeout $(left) python bench/step_profile_h200.py $CKPT "$OUT/step_before.json" --fp32-only 2>&1 | quiet | grep -v group | tail -5
+  timeout $(left) python bench/step_profile_h200.py $CKPT "$OUT/step_after.json" --fp32-only 2>&1 | quiet | tail -30
+}
+step_after() {  # this tree's step alone, fp32 state (as step_ab's second half)
+  timeout $(left) python bench/step_profile_h200.py $CKPT "$OUT/step_final.json" --fp32-only 2>&1 | quiet | grep -v group | tail -5
+}
+v11() {  # ta serve with 4 HTTP workers from a cold machine on this tree's step; ta bench records each round's /stats
+  TAG=serve_http_v11_w4 SERVE_ARGS="--http-workers 4" serve
 }
 for step in "$@"; do echo "== $step at ${SECONDS}s"; $step; done
 echo "== done at ${SECONDS}s"

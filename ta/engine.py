@@ -12,6 +12,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 from torch import Tensor
+from torch.nn.attention import SDPBackend, sdpa_kernel
 from .audio import SAMPLE_RATE
 from .errors import NotReady
 from .features import clip_features, batch_clip_features, pad_features, HOP_LENGTH, FRAME_STACK, SAMPLES_PER_TOKEN, FEATURE_DIM
@@ -22,14 +23,15 @@ from .patches.lm_head import contiguous_lm_head_input
 
 # %% auto #0
 __all__ = ['BUCKETS', 'PREFILL_BUCKETS', 'ADMIT_MIN_CHUNKS', 'ADMIT_MAX_WAIT', 'MAX_CHUNK_SECONDS', 'WARMUP_STEPS',
-           'GIL_SWITCH_S', 'MIN_COMPILED_ROWS', 'STATE_DTYPES', 'MAX_FRAMES', 'SYNTHETIC_TOKENS_PER_SECOND',
-           'GraphMode', 'buckets_for', 'compiled_sizes', 'bucket_table', 'fast_decode_kernel', 'ban_repeated_ngrams_',
-           'RowPool', 'new_pool', 'rows_view', 'fuse_projections_', 'project', 'mlp', 'attention_step',
-           'linear_attention_step', 'sample', 'decode_step', 'causal_conv_prefill', 'chunk_delta_rule_prefill',
-           'attention_prefill', 'linear_attention_prefill', 'prefill_layer', 'prefill_states', 'write_rows', 'prefill',
-           'EncoderGraph', 'chunk_frames', 'capture_encoder', 'PrefillGraph', 'encode_with', 'EngineStats',
-           'DecodeEngine', 'capture', 'capture_prefill', 'setup', 'token_budget', 'budget_for', 'submit_features',
-           'as_clips', 'submit', 'transcribe_clips', 'transcribe', 'close']
+           'GIL_SWITCH_S', 'MIN_COMPILED_ROWS', 'STATE_DTYPES', 'DECODE_ATTENTION', 'ARGMAX_PARTS', 'MAX_FRAMES',
+           'SYNTHETIC_TOKENS_PER_SECOND', 'GraphMode', 'buckets_for', 'compiled_sizes', 'bucket_table',
+           'fast_decode_kernel', 'ban_repeated_ngrams_', 'RowPool', 'new_pool', 'rows_view', 'fuse_projections_',
+           'project', 'mlp', 'attention_step', 'linear_attention_step', 'argmax_rows', 'sample', 'decode_step',
+           'causal_conv_prefill', 'chunk_delta_rule_prefill', 'attention_prefill', 'linear_attention_prefill',
+           'prefill_layer', 'prefill_states', 'write_rows', 'prefill', 'EncoderGraph', 'chunk_frames',
+           'capture_encoder', 'PrefillGraph', 'encode_with', 'EngineStats', 'DecodeEngine', 'capture',
+           'capture_prefill', 'setup', 'token_budget', 'budget_for', 'submit_features', 'as_clips', 'submit',
+           'transcribe_clips', 'transcribe', 'close']
 
 # %% ../nbs/09_engine.ipynb #c006
 BUCKETS = (1, 2, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128)  # row counts a decode step is captured for
@@ -166,6 +168,8 @@ def _rope(x: Tensor, cos: Tensor, sin: Tensor) -> Tensor:
     xr, x1, x2 = x[..., :rd], x[..., :rd // 2], x[..., rd // 2:rd]
     return torch.cat([xr * cos + torch.cat([-x2, x1], -1) * sin, x[..., rd:]], -1)
 
+DECODE_ATTENTION = [SDPBackend.EFFICIENT_ATTENTION, SDPBackend.MATH]   # the sdpa backends a decode step may use, CUDA's first
+
 def attention_step(attn, h: Tensor, k_cache: Tensor, v_cache: Tensor, pool: RowPool, cos: Tensor, sin: Tensor, allowed: Tensor) -> Tensor:
     "Gated GQA attention of one token per row: h [b, D] -> [b, D]; writes k, v at each row's `pos` of k_cache, v_cache [b, KV, C, hd]."
     b, hd = h.shape[0], attn.head_dim
@@ -178,7 +182,10 @@ def attention_step(attn, h: Tensor, k_cache: Tensor, v_cache: Tensor, pool: RowP
     idx = (torch.arange(b, device=h.device)[:, None], torch.arange(kvh, device=h.device)[None], pool.pos[:, None])
     k_cache.index_put_(idx, k); v_cache.index_put_(idx, v)
     q = q.view(b, kvh, -1, hd)           # query head kv*G + i attends with KV head kv: the GQA group folded, no KV copy
-    o = F.scaled_dot_product_attention(q, k_cache, v_cache, attn_mask=allowed)        # [b, KV, G, hd]
+    # memory-efficient attention, not the cuDNN kernel sdpa picks for a mask on the H200: 29.8 against 35.8 us a layer
+    # at 32 rows, 52 against 85 at 128 (bench/attention_h200.json); math is the CPU's (and the reference's) backend
+    with sdpa_kernel(DECODE_ATTENTION):
+        o = F.scaled_dot_product_attention(q, k_cache, v_cache, attn_mask=allowed)    # [b, KV, G, hd]
     return attn.o_proj(o.reshape(b, -1) * torch.sigmoid(gate.reshape(b, -1)))
 
 def linear_attention_step(lin, h: Tensor, conv_state: Tensor, rec_state: Tensor) -> Tensor:
@@ -190,18 +197,30 @@ def linear_attention_step(lin, h: Tensor, conv_state: Tensor, rec_state: Tensor)
     x = (window.float() * lin.conv1d.weight[:, 0].float()).sum(-1)                 # fp32 accumulate, as causal-conv1d
     if lin.conv1d.bias is not None: x = x + lin.conv1d.bias.float()
     q, k, v = F.silu(x).to(h.dtype).split([lin.key_dim, lin.key_dim, lin.value_dim], -1)
-    q, k, v = q.view(b, 1, -1, lin.head_k_dim), k.view(b, 1, -1, lin.head_k_dim), v.view(b, 1, -1, lin.head_v_dim)
+    # each its own buffer, written by the kernel that computes it: fla's kernel takes contiguous tensors, and at 2+ rows
+    # views of one [b, conv_dim] buffer cost an aten copy each inside the op (54 a step: 0.11 ms at 32 rows, bench/step_profile_h200.json)
+    q, k, v = (t.contiguous().view(b, 1, -1, d) for t, d in ((q, lin.head_k_dim), (k, lin.head_k_dim), (v, lin.head_v_dim)))
     beta = beta.sigmoid()[:, None]                                                  # [b, 1, HV]
     g = (-lin.A_log.float().exp() * F.softplus(a.float() + lin.dt_bias))[:, None]
     o = gated_delta_step_(q, k, v, g, beta, rec_state, lin.head_k_dim ** -0.5, True)  # [b, 1, HV, dv], state in place
     return lin.out_proj(lin.norm(o.reshape(-1, lin.head_v_dim), z.reshape(-1, lin.head_v_dim)).view(b, -1))
 
 # %% ../nbs/09_engine.ipynb #c017
+ARGMAX_PARTS = 64   # a row's vocabulary is reduced in this many parts first (`argmax_rows`)
+
+def argmax_rows(logits: Tensor, parts: int = ARGMAX_PARTS) -> Tensor:
+    "`logits.argmax(-1)` of logits [b, V] (int64 [b]), the first index of a tie included, as two reductions: the largest of each of `parts` slices of a row, then the largest of those. The compiled step's rows are dynamic, so inductor cannot split one reduction of V = 248,192 per row itself: one program a row left 32 of 132 SMs busy at 32 rows (58 us a step, bench/step_profile_h200.json). V not a multiple of `parts`: one reduction."
+    b, V = logits.shape
+    if V % parts: return logits.argmax(-1)
+    best, at = logits.view(b, parts, V // parts).max(-1)                              # [b, parts]: each slice's first largest
+    j = best.argmax(-1, keepdim=True)                                                # the first slice holding the row's largest
+    return (j * (V // parts) + at.gather(-1, j)).squeeze(-1)
+
 def sample(pool: RowPool, logits: Tensor, stop_ids: Tensor, pad_id: int, ngram: int) -> None:
     "Greedy token per running row after the n-gram ban (logits [b, V]); updates tok, out, done, step and pos in place."
-    logits = ban_repeated_ngrams_(logits.float(), pool.out, pool.step, ngram)
+    logits = ban_repeated_ngrams_(logits, pool.out, pool.step, ngram)                 # in place, in the decoder's dtype: the same argmax
     run = ~pool.done
-    nxt = torch.where(run, logits.argmax(-1), pad_id)                               # [b]
+    nxt = torch.where(run, argmax_rows(logits), pad_id)                              # [b]
     pool.out.scatter_(1, pool.step[:, None], nxt[:, None])
     pool.done |= (nxt[:, None] == stop_ids).any(-1) | (pool.step + 1 >= pool.budget)
     pool.tok.copy_(nxt); pool.step += run; pool.pos += run
