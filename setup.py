@@ -15,7 +15,7 @@ setuptools.setup(
     packages=setuptools.find_packages(include=['ta', 'ta.*']), include_package_data=True,
     package_data={'ta': ['checkpoints/*/*', 'checkpoints/*/*/*']},
     install_requires=reqs('requirements'),
-    extras_require={k: reqs(f'{k}_requirements') for k in ('cuda', 'words', 'speakers', 'ray', 'dev')},
+    extras_require={k: reqs(f'{k}_requirements') for k in ('cuda', 'words', 'speakers', 'ray', 'train', 'dev')},
     entry_points={'console_scripts': cfg['console_scripts'].split(), 'nbdev': [f"{cfg['lib_path']}={cfg['lib_path']}._modidx:d"]},
     classifiers=['Programming Language :: Python :: 3', 'License :: OSI Approved :: Apache Software License'],
     zip_safe=False,

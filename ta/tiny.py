@@ -17,7 +17,7 @@ from .features import SAMPLE_RATE, N_FFT, WIN_LENGTH, HOP_LENGTH, N_MELS, LOGMEL
 
 # %% auto #0
 __all__ = ['TINY_DIR', 'TRANSCRIBE_PROMPT', 'SPECIAL_TOKENS', 'CHAT_TEMPLATE', 'build_tokenizer', 'tiny_configs',
-           'make_tiny_checkpoint']
+           'write_layout_files', 'make_tiny_checkpoint']
 
 # %% ../nbs/03_tiny.ipynb #c005
 TINY_DIR = Path(ta.__file__).parent / 'checkpoints' / 'tiny'  # shipped inside the package
@@ -35,14 +35,14 @@ puts capital letters at the start of sentences and names, and adds commas, full 
 the speaker paused or asked something. Numbers such as 2026, 18 seconds or 3.5 hours are written as digits.
 The quick brown fox jumps over the lazy dog. She sells sea shells by the sea shore. Hello, world!"""
 
-def build_tokenizer(vocab_size: int = 384) -> PreTrainedTokenizerFast:
-    "Byte-level BPE with `SPECIAL_TOKENS` and `CHAT_TEMPLATE`; ids 0..5 are the special tokens."
+def build_tokenizer(vocab_size: int = 384, corpus: list[str] | None = None) -> PreTrainedTokenizerFast:
+    "Byte-level BPE of `vocab_size` tokens learned from `corpus` (lines; default a short built-in text) with `SPECIAL_TOKENS` and `CHAT_TEMPLATE`; ids 0..5 are the special tokens."
     tok = Tokenizer(models.BPE())
     tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
     tok.decoder = decoders.ByteLevel()
     trainer = trainers.BpeTrainer(vocab_size=vocab_size, special_tokens=SPECIAL_TOKENS,
                                   initial_alphabet=pre_tokenizers.ByteLevel.alphabet(), show_progress=False)
-    tok.train_from_iterator(_CORPUS.split('\n'), trainer)
+    tok.train_from_iterator(corpus or _CORPUS.split('\n'), trainer)
     return PreTrainedTokenizerFast(tokenizer_object=tok, eos_token='<|endoftext|>', pad_token='<|endoftext|>',
                                    additional_special_tokens=SPECIAL_TOKENS[1:], chat_template=CHAT_TEMPLATE)
 
@@ -75,6 +75,13 @@ def _save_lora(decoder, out: Path, rank: int, gen: torch.Generator):
     peft_model.save_pretrained(out)
     (out / 'README.md').unlink()  # PEFT's empty model-card template
 
+def write_layout_files(out: Path, config: dict):
+    "The JSON files of the published layout: `config.json` (`config`, the ASR model's) and `preprocessor_config.json` (ta's features)."
+    (out / 'preprocessor_config.json').write_text(json.dumps(dict(
+        feature_extractor_type='GraniteSpeech5FeatureExtractor', sampling_rate=SAMPLE_RATE, num_mel_bins=N_MELS,
+        n_fft=N_FFT, win_length=WIN_LENGTH, hop_length=HOP_LENGTH, delta_win_length=3, logmel_floor_db=LOGMEL_FLOOR), indent=2))
+    (out / 'config.json').write_text(json.dumps(config, indent=2))
+
 def make_tiny_checkpoint(out: Path | str = TINY_DIR, seed: int = 0) -> Path:
     "Write the embedded checkpoint to `out` (replacing it); deterministic for a given `seed`."
     out = Path(out); shutil.rmtree(out, ignore_errors=True); out.mkdir(parents=True)
@@ -85,12 +92,9 @@ def make_tiny_checkpoint(out: Path | str = TINY_DIR, seed: int = 0) -> Path:
     decoder = Qwen3_5ForCausalLM(dec_cfg); decoder.save_pretrained(out / 'decoder')
     _save_lora(decoder, out, rank=4, gen=gen)
     save_file(_projector_state(64, 128, 64, gen), out / 'model.safetensors')
-    (out / 'preprocessor_config.json').write_text(json.dumps(dict(
-        feature_extractor_type='GraniteSpeech5FeatureExtractor', sampling_rate=SAMPLE_RATE, num_mel_bins=N_MELS,
-        n_fft=N_FFT, win_length=WIN_LENGTH, hop_length=HOP_LENGTH, delta_win_length=3, logmel_floor_db=LOGMEL_FLOOR), indent=2))
-    (out / 'config.json').write_text(json.dumps(dict(
+    write_layout_files(out, dict(
         model_type='asr_model', architectures=['ASRModel'], audio_model_id='encoder', text_model_id='decoder',
         encoder_dim=64, llm_dim=64, projector_hidden_dim=128, projector_type='mlp', projector_pool_stride=1,
         model_dtype='float32', transcribe_prompt=TRANSCRIBE_PROMPT, max_new_tokens=48, no_repeat_ngram_size=12,
-        lora_rank=4, lora_alpha=4, audio_config=enc_cfg.to_dict(), text_config=dec_cfg.to_dict()), indent=2))
+        lora_rank=4, lora_alpha=4, audio_config=enc_cfg.to_dict(), text_config=dec_cfg.to_dict()))
     return out

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# The inputs of the default model's training (nbs/20_train), made here (Debian, internet) and carried to the GPU machine:
+#   .train/kjv.txt.gz         the King James Bible, one verse a line, dumped by Debian's bible-kjv (public domain)
+#   .train/words.txt.gz       Debian's wamerican word list (SCOWL; free to use, see its copyright file)
+#   .train/espeakng_loader/   espeak-ng 1.52 as a library with its English data, from the espeakng-loader wheel (GPL-3.0)
+#   .train/wheels/            what `ta.train` imports and the GPU machine lacks, for its Python 3.12
+# Usage: bash bench/train_data.sh        (from the repository root; .train/ is git-ignored)
+set -euo pipefail
+out=.train; tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+mkdir -p "$out"
+(cd "$tmp" && apt-get download bible-kjv bible-kjv-text wamerican >/dev/null 2>&1 && for d in *.deb; do dpkg -x "$d" root; done)
+(cd "$tmp/root/usr/lib" && ../bin/bible -d bible.data -f "Gen1:1-Rev22:21") | gzip -9n > "$out/kjv.txt.gz"   # bible cannot open a long -d path
+gzip -9nc "$tmp/root/usr/share/dict/american-english" > "$out/words.txt.gz"
+pip_get() { python3 -m pip download -q --no-deps --only-binary=:all: --python-version 3.12 --implementation cp \
+  --platform manylinux_2_28_x86_64 --platform manylinux_2_27_x86_64 --platform manylinux_2_17_x86_64 --platform manylinux2014_x86_64 -d "$1" "${@:2}"; }
+pip_get "$tmp" espeakng-loader==0.2.4
+rm -rf "$out/espeakng_loader"; (cd "$out" && unzip -q "$tmp"/espeakng_loader-*.whl 'espeakng_loader/*')
+rm "$out"/espeakng_loader/libespeak-ng.so.*   # copies of libespeak-ng.so, the one loaded
+find "$out/espeakng_loader/espeak-ng-data" -maxdepth 1 -name '*_dict' ! -name en_dict -delete
+rm -rf "$out/wheels"; pip_get "$out/wheels" soundfile==0.14.0 cffi==2.1.1 pycparser==3.12 soxr==1.1.0 jiwer==4.0.0 rapidfuzz==3.14.6 \
+  whisper-normalizer==0.1.15 more-itertools==11.2.1 indic-numtowords==1.1.0 text2num==3.1.0
+du -sh "$out"/*
