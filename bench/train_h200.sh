@@ -1,17 +1,18 @@
 #!/usr/bin/env bash
-# One resumable stretch of the default model's training on the H200 (nbs/20_train). The exact commands:
+# One resumable stretch of the default model's training on the H200 (nbs/21_train). The exact commands:
 #   here, once:   bash bench/train_data.sh
-#   device call:  run(command="bash bench/train_h200.sh 8.5", carry=[".train"], timeout_s=600)
+#   device call:  run(command="bash bench/train_h200.sh 8.5 [profile]", carry=[".train"], timeout_s=600)
 #   here, after:  bash bench/train_h200.sh --unpack <files_at>     (puts the state under .train/run/state)
 #   a later call carries .train/run/state too and resumes from it; `python -m ta.train --out .train/run --export DIR`
 #   writes the checkpoint folder.
 set -euo pipefail
 if [ "${1:-}" = --unpack ]; then rm -rf .train/run/state; mkdir -p .train/run; cat "$2"/state.tar.part-* | tar x -C .train/run
   cp "$2"/train_log.txt bench/h200/train_$(jq -r .step .train/run/state/meta.json).log; exit; fi
-minutes=${1:-8}
+minutes=${1:-8}; profile=${2:-}   # bash bench/train_h200.sh 8 profile: first profile a step (bench/train_profile_h200.py, ~30 s)
 python3 -m pip install -q --upgrade --no-index --no-deps --no-compile --no-cache-dir --target /tmp/site .train/wheels/*.whl
 export PYTHONPATH="/tmp/site:$PWD/.train:$PWD${PYTHONPATH:+:$PYTHONPATH}" HF_HUB_OFFLINE=1 PYTHONUNBUFFERED=1 TOKENIZERS_PARALLELISM=false
 nvidia-smi --query-gpu=name,memory.used --format=csv,noheader; nproc
+if [ "$profile" = profile ]; then python3 bench/train_profile_h200.py --out "$OUT/train_profile.json" 2>&1 | grep -av '^\[transformers\]' | head -45 || true; fi
 python3 -m ta.train --out .train/run --minutes "$minutes" 2>&1 | grep -av '^\[transformers\]' | tee "$OUT/train_log.txt"
 tar cf - -C .train/run state | split -b 15M - "$OUT/state.tar.part-"
 ls -la "$OUT"
