@@ -50,18 +50,17 @@ def new_model(tokenizer, d: int = DEFAULT_DIM, max_new_tokens: int = 96) -> ASRM
 
 # %% ../nbs/21_train.ipynb #c993a169
 def batch_inputs(model: ASRModel, audio: Tensor, n_audio: Tensor, targets: list[list[int]]) -> tuple[Tensor, Tensor]:
-    "Teacher-forced decoder inputs: rows `prompt(audio_i) + target_i + <|im_end|>` right-padded, embeddings [B, L, D] and labels [B, L] (-100 except the target and its stop)."
-    emb = model.decoder.get_input_embeddings()
-    head, tail = (emb(torch.tensor(p, device=audio.device)) for p in (model._prompt_head, model._prompt_tail))
-    rows, labels = [], []
-    for a, n, t in zip(audio, n_audio.tolist(), targets):
-        ids = torch.tensor(t + [model.tokenizer.convert_tokens_to_ids('<|im_end|>')], device=audio.device)
-        rows.append(torch.cat([head, a[:n].to(head.dtype), tail, emb(ids)]))
-        labels.append(torch.cat([torch.full((len(head) + n + len(tail),), -100, device=audio.device), ids]))
-    L = max(len(r) for r in rows)
-    x = torch.stack([F.pad(r, (0, 0, 0, L - len(r))) for r in rows])
-    y = torch.stack([F.pad(l, (0, L - len(l)), value=-100) for l in labels])
-    return x, y
+    "Teacher-forced decoder inputs from projected audio [B, T, D] (row i's first `n_audio[i]` frames real) and token ids: rows `prompt(audio_i) + target_i + <|im_end|>` right-padded, embeddings [B, L, D] (fp32) and labels [B, L] (-100 except the target and its stop). Ids are laid out on the CPU and copied once: a tensor made on the GPU from a list waits for every kernel queued before it."
+    stop, n = model.tokenizer.convert_tokens_to_ids('<|im_end|>'), n_audio.tolist()
+    rows = [model.prompt_ids(a) + t + [stop] for a, t in zip(n, targets)]
+    ids = torch.full((len(rows), max(map(len, rows))), model.pad_token_id)
+    labels = torch.full_like(ids, -100)
+    for i, (r, t) in enumerate(zip(rows, targets)):
+        ids[i, :len(r)] = torch.tensor(r); labels[i, len(r) - len(t) - 1:len(r)] = torch.tensor(t + [stop])
+    ids, labels = ids.to(audio.device), labels.to(audio.device)
+    x = model.decoder.get_input_embeddings()(ids)
+    frames = torch.arange(audio.shape[1], device=audio.device)[None] < n_audio[:, None]           # [B, T]
+    return x.masked_scatter((ids == model.audio_token_id)[..., None], audio[frames].to(x.dtype)), labels
 
 # %% ../nbs/21_train.ipynb #19b259c1
 REWARM = 200      # steps of linear learning-rate warm-up after a resume (Adam restarts from zero moments)
