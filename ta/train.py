@@ -13,7 +13,7 @@ import torch.nn.functional as F
 from torch import Tensor
 from safetensors.torch import save_file, load_file
 from transformers import PreTrainedTokenizerFast, GraniteSpeech5EncoderConfig, GraniteSpeech5Encoder, Qwen3_5TextConfig, Qwen3_5ForCausalLM
-from .corpus import Espeak, Texts, read_kjv, read_words, number_sentence, utterance, augment
+from .corpus import Espeak, Piper, PIPER_VOICE, Texts, Utterance, read_kjv, read_words, number_sentence, utterance, augment
 from .eval import normalize, row_errors, corpus_wer
 from .features import SAMPLE_RATE, batch_clip_features
 from .model import ASRModel, ASRConfig, Projector
@@ -21,9 +21,9 @@ from .tiny import build_tokenizer, write_layout_files
 
 # %% auto #0
 __all__ = ['DEFAULT_VOCAB', 'DEFAULT_DIM', 'REWARM', 'CTC_WEIGHT', 'SHARD_BYTES', 'LOG_EVERY', 'default_configs', 'new_model',
-           'batch_inputs', 'losses', 'SpeechStream', 'load_texts', 'test_set', 'held_out_wer', 'lr_at', 'TrainArgs',
-           'unique_tensors', 'save_shards', 'load_shards', 'save_state', 'restore', 'export_checkpoint',
-           'training_corpus', 'train', 'train_parser', 'main']
+           'batch_inputs', 'losses', 'SpeechStream', 'load_texts', 'test_set', 'held_out_wer', 'piper_test_set',
+           'lr_at', 'TrainArgs', 'unique_tensors', 'save_shards', 'load_shards', 'save_state', 'restore',
+           'evaluate_state', 'export_checkpoint', 'training_corpus', 'train', 'train_parser', 'main']
 
 # %% ../nbs/21_train.ipynb #2e77954e
 DEFAULT_VOCAB = 1024      # BPE tokens, specials included: ~1.3 per English word
@@ -127,6 +127,16 @@ def held_out_wer(model: ASRModel, utts: list, batch: int = 50) -> dict:
     return dict(wer=corpus_wer(rows), wer_clean=corpus_wer(rows[0::2]), wer_augmented=corpus_wer(rows[1::2]),
                 examples=[dict(ref=u.text, hyp=h, voice=u.voice) for u, h in list(zip(utts, hyps))[:4]])
 
+# %% ../nbs/21_train.ipynb #68e055b8
+def piper_test_set(data: Path, n: int = 100, seed: int = 4321, max_s: float = 18.0) -> list[Utterance]:
+    "`n` clean utterances of the test split (Revelation, random words, numbers) read by the held-out piper voice, at most `max_s` seconds each."
+    tts, texts, rng, out = Piper(), load_texts(data), np.random.default_rng(seed), []
+    while len(out) < n:
+        text = texts.sentence('test', rng, 30)
+        if len(x := tts.say(text)) <= max_s * SAMPLE_RATE: out.append(Utterance(x, text, PIPER_VOICE))
+    return out
+
+
 # %% ../nbs/21_train.ipynb #52816b1a
 def lr_at(step: int, peak: float, warmup: int, total: int) -> float:
     "Learning rate at `step`: linear warm-up over `warmup` steps to `peak`, then cosine down to peak/10 at `total`."
@@ -188,6 +198,12 @@ def restore(folder: Path) -> tuple[ASRModel, dict]:
     missing = model.load_state_dict(load_shards(folder, 'weights'), strict=False).missing_keys
     if any(not k.endswith('lm_head.weight') for k in missing): raise ValueError(f'{folder} lacks {missing[:3]}')
     return model, meta
+
+def evaluate_state(state: Path, data: Path, n: int = 100) -> dict:
+    "Held-out WER of the model saved in `state`: `n` utterances of the held-out espeak-ng voices (half augmented) and `n` of the piper voice."
+    model, meta = restore(state)
+    return dict(step=meta['step'], espeak_held_out=held_out_wer(model, test_set(data, n)),
+                piper=held_out_wer(model, piper_test_set(data, n)))
 
 # %% ../nbs/21_train.ipynb #0edf1901
 def export_checkpoint(model: ASRModel, out: Path, dtype: torch.dtype = torch.bfloat16) -> Path:
@@ -276,18 +292,22 @@ def _evaluate(model: ASRModel, tests: list, meta: dict):
 
 # %% ../nbs/21_train.ipynb #865be914
 def train_parser() -> argparse.ArgumentParser:
-    "`python -m ta.train`'s arguments: those of `TrainArgs`, and --export to write a checkpoint from a saved state."
+    "`python -m ta.train`'s arguments: those of `TrainArgs`, --export to write a checkpoint from a saved state and --evaluate to score one."
     p = argparse.ArgumentParser(prog='python -m ta.train', description='Train (or resume) the default model on synthetic speech.')
     for f in fields(TrainArgs):
         p.add_argument('--' + f.name.replace('_', '-'), type={'Path': Path, 'int': int, 'float': float}[f.type],
                        required=f.default is MISSING, **({} if f.default is MISSING else dict(default=f.default)))
     p.add_argument('--export', type=Path, help='only write the checkpoint of the state in --out/state to this folder')
+    p.add_argument('--evaluate', type=int, metavar='N', help='only score the state in --out/state on N held-out espeak-ng and N piper utterances, into --out/evaluation.json')
     return p
 
 def main(argv: list[str] | None = None) -> int:
-    "`python -m ta.train`: train or resume per the arguments, or `--export` a saved state as a checkpoint folder."
+    "`python -m ta.train`: train or resume per the arguments, `--export` a saved state as a checkpoint folder, or `--evaluate` it."
     a = train_parser().parse_args(argv)
     if a.export: print(export_checkpoint(restore(a.out / 'state')[0], a.export)); return 0
+    if a.evaluate:
+        r = evaluate_state(a.out / 'state', a.data, a.evaluate)
+        (a.out / 'evaluation.json').write_text(json.dumps(r, indent=1)); print(json.dumps(r)); return 0
     train(TrainArgs(**{f.name: getattr(a, f.name) for f in fields(TrainArgs)}))
     return 0
 
