@@ -3,12 +3,15 @@
 #   .train/kjv.txt.gz         the King James Bible, one verse a line, dumped by Debian's bible-kjv (public domain)
 #   .train/words.txt.gz       Debian's wamerican word list (SCOWL; free to use, see its copyright file)
 #   .train/espeakng_loader/   espeak-ng 1.52 as a library with its English data, from the espeakng-loader wheel (GPL-3.0)
+#   .train/flite.tar.xz       Debian's flite 2.2 with its voices and libasound2 (BSD-style; LGPL-2.1), unpacked to /tmp/flite there
 #   .train/wheels/            what `ta.train` imports and the GPU machine lacks, for its Python 3.12
 # Usage: bash bench/train_data.sh        (from the repository root; .train/ is git-ignored)
 set -euo pipefail
 out=.train; tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$out"
 (cd "$tmp" && apt-get download bible-kjv bible-kjv-text wamerican >/dev/null 2>&1 && for d in *.deb; do dpkg -x "$d" root; done)
+(cd "$tmp" && mkdir fl && cd fl && apt-get download flite libflite1 libasound2 >/dev/null 2>&1 && for d in *.deb; do dpkg -x "$d" root; done \
+  && rm -rf root/usr/share && tar cf - -C root . | xz -9 -T2 > flite.tar.xz) && mv "$tmp/fl/flite.tar.xz" "$out/"
 (cd "$tmp/root/usr/lib" && ../bin/bible -d bible.data -f "Gen1:1-Rev22:21") | gzip -9n > "$out/kjv.txt.gz"   # bible cannot open a long -d path
 gzip -9nc "$tmp/root/usr/share/dict/american-english" > "$out/words.txt.gz"
 pip_get() { python3 -m pip download -q --no-deps --only-binary=:all: --python-version 3.12 --implementation cp \

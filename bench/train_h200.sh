@@ -10,7 +10,10 @@ if [ "${1:-}" = --unpack ]; then rm -rf .train/run/state; mkdir -p .train/run; c
   cp "$2"/train_log.txt bench/h200/train_$(jq -r .step .train/run/state/meta.json).log; exit; fi
 minutes=${1:-8}; profile=${2:-}   # bash bench/train_h200.sh 8 profile: first profile a step (bench/train_profile_h200.py, ~30 s)
 python3 -m pip install -q --upgrade --no-index --no-deps --no-compile --no-cache-dir --target /tmp/site .train/wheels/*.whl
-export PYTHONPATH="/tmp/site:$PWD/.train:$PWD${PYTHONPATH:+:$PYTHONPATH}" HF_HUB_OFFLINE=1 PYTHONUNBUFFERED=1 TOKENIZERS_PARALLELISM=false
+mkdir -p /tmp/flite && tar xJf .train/flite.tar.xz -C /tmp/flite
+export PYTHONPATH="/tmp/site:$PWD/.train:$PWD${PYTHONPATH:+:$PYTHONPATH}" HF_HUB_OFFLINE=1 PYTHONUNBUFFERED=1 TOKENIZERS_PARALLELISM=false \
+  PATH="/tmp/flite/usr/bin:$PATH" LD_LIBRARY_PATH="/tmp/flite/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+flite -voice awb -t "flite works." -o /tmp/flite/check.wav && ls -la /tmp/flite/check.wav
 nvidia-smi --query-gpu=name,memory.used --format=csv,noheader; nproc
 if [ "$profile" = profile ]; then python3 bench/train_profile_h200.py --out "$OUT/train_profile.json" 2>&1 | grep -av '^\[transformers\]' | head -45 || true; fi
 python3 -m ta.train --out .train/run --minutes "$minutes" 2>&1 | grep -av '^\[transformers\]' | tee "$OUT/train_log.txt"

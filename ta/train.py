@@ -13,7 +13,7 @@ import torch.nn.functional as F
 from torch import Tensor
 from safetensors.torch import save_file, load_file
 from transformers import PreTrainedTokenizerFast, GraniteSpeech5EncoderConfig, GraniteSpeech5Encoder, Qwen3_5TextConfig, Qwen3_5ForCausalLM
-from .corpus import Espeak, Piper, PIPER_VOICE, Texts, Utterance, read_kjv, read_words, number_sentence, utterance, augment
+from .corpus import Espeak, Flite, FLITE_SHARE, HELD_OUT_FLITE, Piper, PIPER_VOICE, Texts, Utterance, read_kjv, read_words, number_sentence, utterance, augment
 from .eval import normalize, row_errors, corpus_wer
 from .features import SAMPLE_RATE, batch_clip_features
 from .model import ASRModel, ASRConfig, Projector
@@ -21,9 +21,10 @@ from .tiny import build_tokenizer, write_layout_files
 
 # %% auto #0
 __all__ = ['DEFAULT_VOCAB', 'DEFAULT_DIM', 'REWARM', 'CTC_WEIGHT', 'SHARD_BYTES', 'LOG_EVERY', 'default_configs', 'new_model',
-           'batch_inputs', 'losses', 'SpeechStream', 'load_texts', 'test_set', 'held_out_wer', 'piper_test_set',
-           'lr_at', 'TrainArgs', 'unique_tensors', 'save_shards', 'load_shards', 'save_state', 'restore',
-           'evaluate_state', 'export_checkpoint', 'training_corpus', 'train', 'train_parser', 'main']
+           'batch_inputs', 'losses', 'SpeechStream', 'load_texts', 'test_set', 'held_out_wer', 'voice_test_set',
+           'piper_test_set', 'flite_test_set', 'lr_at', 'TrainArgs', 'unique_tensors', 'save_shards', 'load_shards',
+           'save_state', 'restore', 'evaluate_state', 'export_checkpoint', 'training_corpus', 'train', 'train_parser',
+           'main']
 
 # %% ../nbs/21_train.ipynb #2e77954e
 DEFAULT_VOCAB = 1024      # BPE tokens, specials included: ~1.3 per English word
@@ -86,18 +87,20 @@ def losses(model: ASRModel, clips: list[Tensor], targets: list[list[int]]) -> tu
 # %% ../nbs/21_train.ipynb #ca3aa8c4
 class SpeechStream(torch.utils.data.IterableDataset):
     "Endless batches of fresh augmented synthetic utterances of `split` (16 kHz float32 clips, token ids), about `batch_seconds` of audio each, rows of similar length together."
-    def __init__(self, data: Path, tokenizer, split: str = 'train', batch_seconds: float = 600, seed: int = 0, group: int = 4):
+    def __init__(self, data: Path, tokenizer, split: str = 'train', batch_seconds: float = 600, seed: int = 0, group: int = 4,
+                 flite_share: float = FLITE_SHARE):
         self.data, self.tok, self.split, self.batch_seconds, self.seed, self.group = Path(data), tokenizer, split, batch_seconds, seed, group
+        self.flite_share = flite_share
 
     def __iter__(self):
         info = torch.utils.data.get_worker_info()
         if info: torch.set_num_threads(1)   # one core per worker: the loader runs one worker per core
         rng = np.random.default_rng([self.seed, info.id if info else 0])
-        tts, texts = Espeak(), load_texts(self.data)
+        tts, texts, flite = Espeak(), load_texts(self.data), Flite() if self.flite_share else None
         while True:
             pool, total = [], 0.0
             while total < self.group * self.batch_seconds:
-                u = utterance(tts, texts, self.split, rng); pool.append(u); total += len(u.audio) / 16000
+                u = utterance(tts, texts, self.split, rng, flite=flite, flite_share=self.flite_share); pool.append(u); total += len(u.audio) / 16000
             pool.sort(key=lambda u: len(u.audio))
             cuts = np.linspace(0, len(pool), self.group + 1).astype(int)
             for i in rng.permutation(self.group):
@@ -128,13 +131,22 @@ def held_out_wer(model: ASRModel, utts: list, batch: int = 50) -> dict:
                 examples=[dict(ref=u.text, hyp=h, voice=u.voice) for u, h in list(zip(utts, hyps))[:4]])
 
 # %% ../nbs/21_train.ipynb #68e055b8
-def piper_test_set(data: Path, n: int = 100, seed: int = 4321, max_s: float = 18.0) -> list[Utterance]:
-    "`n` clean utterances of the test split (Revelation, random words, numbers) read by the held-out piper voice, at most `max_s` seconds each."
-    tts, texts, rng, out = Piper(), load_texts(data), np.random.default_rng(seed), []
+def voice_test_set(say, voice: str, data: Path, n: int = 100, seed: int = 4321, max_s: float = 18.0) -> list[Utterance]:
+    "`n` clean utterances of the test split (Revelation, random words, numbers) spoken by `say(text) -> 16 kHz float32`, named `voice`, at most `max_s` seconds each."
+    texts, rng, out = load_texts(data), np.random.default_rng(seed), []
     while len(out) < n:
         text = texts.sentence('test', rng, 30)
-        if len(x := tts.say(text)) <= max_s * SAMPLE_RATE: out.append(Utterance(x, text, PIPER_VOICE))
+        if len(x := say(text)) <= max_s * SAMPLE_RATE: out.append(Utterance(x, text, voice))
     return out
+
+def piper_test_set(data: Path, n: int = 100, **kw) -> list[Utterance]:
+    "`voice_test_set` of the held-out piper voice."
+    return voice_test_set(Piper().say, PIPER_VOICE, data, n, **kw)
+
+def flite_test_set(data: Path, n: int = 100, **kw) -> list[Utterance]:
+    "`voice_test_set` of flite's held-out voice."
+    flite = Flite()
+    return voice_test_set(lambda text: flite.say(text, HELD_OUT_FLITE), f'flite:{HELD_OUT_FLITE}', data, n, **kw)
 
 
 # %% ../nbs/21_train.ipynb #52816b1a
@@ -158,6 +170,7 @@ class TrainArgs:
     eval_every: int = 1000
     eval_utterances: int = 200 # held-out utterances scored at each evaluation
     dim: int = DEFAULT_DIM     # model width of a new run (a resumed run keeps its own)
+    flite_share: float = FLITE_SHARE  # of training utterances spoken by flite (0: espeak-ng only)
     seed: int = 0
 
 # %% ../nbs/21_train.ipynb #d73b24e0
@@ -200,10 +213,10 @@ def restore(folder: Path) -> tuple[ASRModel, dict]:
     return model, meta
 
 def evaluate_state(state: Path, data: Path, n: int = 100) -> dict:
-    "Held-out WER of the model saved in `state`: `n` utterances of the held-out espeak-ng voices (half augmented) and `n` of the piper voice."
+    "Held-out WER of the model saved in `state`: `n` utterances of the held-out espeak-ng voices (half augmented), `n` of flite's held-out voice and `n` of the piper voice."
     model, meta = restore(state)
     return dict(step=meta['step'], espeak_held_out=held_out_wer(model, test_set(data, n)),
-                piper=held_out_wer(model, piper_test_set(data, n)))
+                flite_held_out=held_out_wer(model, flite_test_set(data, n)), piper=held_out_wer(model, piper_test_set(data, n)))
 
 # %% ../nbs/21_train.ipynb #0edf1901
 def export_checkpoint(model: ASRModel, out: Path, dtype: torch.dtype = torch.bfloat16) -> Path:
@@ -235,7 +248,7 @@ def _start(a: TrainArgs, device: str) -> tuple[ASRModel, torch.optim.Optimizer, 
 def _batches(a: TrainArgs, tokenizer, meta: dict):
     "An iterator over `SpeechStream` batches from `a.workers` processes, seeded by the step and the loader restarts so far."
     seed = a.seed * 7919 + meta['step'] + 104_729 * meta.get('loader_restarts', 0)
-    return iter(torch.utils.data.DataLoader(SpeechStream(a.data, tokenizer, batch_seconds=a.batch_seconds, seed=seed), batch_size=None,
+    return iter(torch.utils.data.DataLoader(SpeechStream(a.data, tokenizer, batch_seconds=a.batch_seconds, seed=seed, flite_share=a.flite_share), batch_size=None,
                                             num_workers=a.workers, prefetch_factor=4 if a.workers else None))
 
 def _step(model: ASRModel, opt: torch.optim.Optimizer, clips: list[Tensor], targets: list[list[int]], lr: float) -> tuple[Tensor, ...]:
