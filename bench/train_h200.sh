@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # One resumable stretch of the default model's training on the H200 (nbs/21_train). The exact commands:
 #   here, once:   bash bench/train_data.sh
-#   device call:  run(command="bash bench/train_h200.sh 8.5 [profile]", carry=[".train"], timeout_s=600)
+#   device call:  run(command="bash bench/train_h200.sh 8.5 [profile|-] [--total-steps N ...]", carry=[".train"], timeout_s=600)
 #   here, after:  bash bench/train_h200.sh --unpack <files_at>     (puts the state under .train/run/state)
 #   a later call carries .train/run/state too and resumes from it; `python -m ta.train --out .train/run --export DIR`
 #   writes the checkpoint folder.
 set -euo pipefail
 if [ "${1:-}" = --unpack ]; then rm -rf .train/run/state; mkdir -p .train/run; cat "$2"/state.tar.part-* | tar x -C .train/run
   cp "$2"/train_log.txt bench/h200/train_$(jq -r .step .train/run/state/meta.json).log; exit; fi
-minutes=${1:-8}; profile=${2:-}   # bash bench/train_h200.sh 8 profile: first profile a step (bench/train_profile_h200.py, ~30 s)
+# bash bench/train_h200.sh MINUTES [profile|-] [python -m ta.train arguments, e.g. --total-steps 8000]
+#   profile: first profile a step (bench/train_profile_h200.py, ~30 s)
+minutes=${1:-8}; profile=${2:-}; extra=("${@:3}")
 python3 -m pip install -q --upgrade --no-index --no-deps --no-compile --no-cache-dir --target /tmp/site .train/wheels/*.whl
 mkdir -p /tmp/flite && tar xJf .train/flite.tar.xz -C /tmp/flite
 export PYTHONPATH="/tmp/site:$PWD/.train:$PWD${PYTHONPATH:+:$PYTHONPATH}" HF_HUB_OFFLINE=1 PYTHONUNBUFFERED=1 TOKENIZERS_PARALLELISM=false \
@@ -16,6 +18,6 @@ export PYTHONPATH="/tmp/site:$PWD/.train:$PWD${PYTHONPATH:+:$PYTHONPATH}" HF_HUB
 flite -voice awb -t "flite works." -o /tmp/flite/check.wav && ls -la /tmp/flite/check.wav
 nvidia-smi --query-gpu=name,memory.used --format=csv,noheader; nproc
 if [ "$profile" = profile ]; then python3 bench/train_profile_h200.py --out "$OUT/train_profile.json" 2>&1 | grep -av '^\[transformers\]' | head -45 || true; fi
-python3 -m ta.train --out .train/run --minutes "$minutes" 2>&1 | grep -av '^\[transformers\]' | tee "$OUT/train_log.txt"
+python3 -m ta.train --out .train/run --minutes "$minutes" "${extra[@]}" 2>&1 | grep -av '^\[transformers\]' | tee "$OUT/train_log.txt"
 tar cf - -C .train/run state | split -b 15M - "$OUT/state.tar.part-"
 ls -la "$OUT"
