@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The inputs of the default model's training (nbs/20_train), made here (Debian, internet) and carried to the GPU machine:
+# The inputs of the default model's training (nbs/21_train), made here (Debian, internet) and carried to the GPU machine:
 #   .train/kjv.txt.gz         the King James Bible, one verse a line, dumped by Debian's bible-kjv (public domain)
 #   .train/words.txt.gz       Debian's wamerican word list (SCOWL; free to use, see its copyright file)
 #   .train/espeakng_loader/   espeak-ng 1.52 as a library with its English data, from the espeakng-loader wheel (GPL-3.0)
@@ -9,8 +9,8 @@
 set -euo pipefail
 out=.train; tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$out"
-(cd "$tmp" && apt-get download bible-kjv bible-kjv-text wamerican >/dev/null 2>&1 && for d in *.deb; do dpkg -x "$d" root; done)
-(cd "$tmp" && mkdir fl && cd fl && apt-get download flite libflite1 libasound2 >/dev/null 2>&1 && for d in *.deb; do dpkg -x "$d" root; done \
+(cd "$tmp" && apt-get download -q bible-kjv bible-kjv-text wamerican >/dev/null && for d in *.deb; do dpkg -x "$d" root; done)
+(cd "$tmp" && mkdir fl && cd fl && apt-get download -q flite libflite1 libasound2 >/dev/null && for d in *.deb; do dpkg -x "$d" root; done \
   && rm -rf root/usr/share && tar cf - -C root . | xz -9 -T2 > flite.tar.xz) && mv "$tmp/fl/flite.tar.xz" "$out/"
 (cd "$tmp/root/usr/lib" && ../bin/bible -d bible.data -f "Gen1:1-Rev22:21") | gzip -9n > "$out/kjv.txt.gz"   # bible cannot open a long -d path
 gzip -9nc "$tmp/root/usr/share/dict/american-english" > "$out/words.txt.gz"

@@ -6,7 +6,13 @@
 #   a later call carries .train/run/state too and resumes from it; `python -m ta.train --out .train/run --export DIR`
 #   writes the checkpoint folder.
 set -euo pipefail
-if [ "${1:-}" = --unpack ]; then rm -rf .train/run/state; mkdir -p .train/run; cat "$2"/state.tar.part-* | tar x -C .train/run
+if [ "${1:-}" = --unpack ]; then   # into a new folder first: the state it replaces is the only copy of the steps before
+  [ -d "${2:-}" ] && compgen -G "$2/state.tar.part-*" >/dev/null || { echo "usage: $0 --unpack <folder with state.tar.part-*>" >&2; exit 2; }
+  new=$(mktemp -d .train/unpack.XXXX)
+  { cat "$2"/state.tar.part-* | tar x -C "$new" && [ -s "$new/state/meta.json" ] && jq -e .step "$new/state/meta.json" >/dev/null; } ||
+    { echo "no complete state in $2; kept .train/run/state" >&2; rm -rf "$new"; exit 1; }
+  mkdir -p .train/run; rm -rf .train/run/state.old; [ ! -d .train/run/state ] || mv .train/run/state .train/run/state.old
+  mv "$new/state" .train/run/state && rm -rf "$new" .train/run/state.old
   cp "$2"/train_log.txt bench/h200/train_$(jq -r .step .train/run/state/meta.json).log; exit; fi
 # bash bench/train_h200.sh MINUTES [profile|-] [python -m ta.train arguments, e.g. --total-steps 8000]
 #   profile: first profile a step (bench/train_profile_h200.py, ~30 s)

@@ -56,7 +56,6 @@ class Espeak:
         self.lib.espeak_Synth.argtypes = [ctypes.c_char_p, ctypes.c_size_t, ctypes.c_uint, ctypes.c_int, ctypes.c_uint,
                                           ctypes.c_uint, ctypes.c_void_p, ctypes.c_void_p]
         self._parts, self._cb = [], _CALLBACK(self._collect)
-        self.lib.espeak_SetSynthCallback(self._cb)
 
     def _collect(self, wav, n, events) -> int:
         if n > 0: self._parts.append(np.ctypeslib.as_array(wav, (n,)).copy())
@@ -68,6 +67,8 @@ class Espeak:
         if self.lib.espeak_SetVoiceByName(voice.encode()) != 0: raise TaError(f'espeak-ng has no voice {voice!r}')
         for p, v in ((_RATE, wpm), (_PITCH, pitch), (_RANGE, pitch_range), (_WORDGAP, word_gap)): self.lib.espeak_SetParameter(p, v, 0)
         self._parts.clear(); b = text.encode()
+        self.lib.espeak_SetSynthCallback(self._cb)   # the library has one callback: this instance's, for this call
+        Espeak._registered = self._cb                # kept alive while the library holds it, whichever instance made it
         self.lib.espeak_Synth(b, len(b) + 1, 0, _POS_CHARACTER, 0, _UTF8, None, None)
         pcm = np.concatenate(self._parts) if self._parts else np.zeros(0, np.int16)
         return soxr.resample(pcm.astype(np.float32) / 32768, ESPEAK_RATE, SAMPLE_RATE)

@@ -4,7 +4,7 @@
 
 # %% ../nbs/21_train.ipynb #f1edb7f7
 from __future__ import annotations
-import argparse, json, math, os, time
+import argparse, json, math, os, shutil, signal, time
 from dataclasses import MISSING, dataclass, fields
 from pathlib import Path
 import numpy as np
@@ -16,15 +16,16 @@ from transformers import PreTrainedTokenizerFast, GraniteSpeech5EncoderConfig, G
 from .corpus import Espeak, Flite, FLITE_SHARE, HELD_OUT_FLITE, Piper, PIPER_VOICE, Texts, Utterance, read_kjv, read_words, number_sentence, utterance, augment
 from .eval import normalize, row_errors, corpus_wer
 from .features import SAMPLE_RATE, batch_clip_features
+from .errors import TaError
 from .model import ASRModel, ASRConfig, Projector
 from .tiny import build_tokenizer, write_layout_files
 
 # %% auto #0
-__all__ = ['DEFAULT_VOCAB', 'DEFAULT_DIM', 'REWARM', 'CTC_WEIGHT', 'SHARD_BYTES', 'LOG_EVERY', 'default_configs', 'new_model',
-           'batch_inputs', 'losses', 'SpeechStream', 'load_texts', 'test_set', 'held_out_wer', 'voice_test_set',
-           'piper_test_set', 'flite_test_set', 'lr_at', 'TrainArgs', 'unique_tensors', 'save_shards', 'load_shards',
-           'save_state', 'restore', 'evaluate_state', 'export_checkpoint', 'training_corpus', 'train', 'train_parser',
-           'main']
+__all__ = ['DEFAULT_VOCAB', 'DEFAULT_DIM', 'REWARM', 'CTC_WEIGHT', 'SHARD_BYTES', 'SAVE_EVERY_S', 'LOG_EVERY', 'ARG_HELP',
+           'default_configs', 'new_model', 'batch_inputs', 'losses', 'SpeechStream', 'load_texts', 'test_set',
+           'held_out_wer', 'voice_test_set', 'piper_test_set', 'flite_test_set', 'lr_at', 'TrainArgs', 'unique_tensors',
+           'save_shards', 'load_shards', 'save_state', 'restore', 'evaluate_state', 'export_checkpoint',
+           'training_corpus', 'train', 'train_parser', 'main']
 
 # %% ../nbs/21_train.ipynb #2e77954e
 DEFAULT_VOCAB = 1024      # BPE tokens, specials included: ~1.3 per English word
@@ -104,13 +105,18 @@ class SpeechStream(torch.utils.data.IterableDataset):
             pool.sort(key=lambda u: len(u.audio))
             cuts = np.linspace(0, len(pool), self.group + 1).astype(int)
             for i in rng.permutation(self.group):
-                us = pool[cuts[i]:cuts[i + 1]]
+                if not (us := pool[cuts[i]:cuts[i + 1]]): continue   # fewer utterances than groups
                 yield ([augment(torch.from_numpy(u.audio), rng) for u in us],
                        [self.tok(u.text, add_special_tokens=False).input_ids for u in us])
 
 def load_texts(data: Path) -> Texts:
-    "The training texts in `data` (made by `bench/train_data.sh`): kjv.txt.gz (verses) and words.txt.gz (a word list)."
-    return Texts(read_kjv(data / 'kjv.txt.gz'), read_words(data / 'words.txt.gz'))
+    "The training texts in `data` (made by `bench/train_data.sh`): kjv.txt.gz (verses) and words.txt.gz (a word list). Raises `TaError` when they are missing or empty."
+    if not ((data / 'kjv.txt.gz').is_file() and (data / 'words.txt.gz').is_file()):
+        raise TaError(f'{data} lacks kjv.txt.gz or words.txt.gz: build it with `bash bench/train_data.sh`')
+    texts = Texts(read_kjv(data / 'kjv.txt.gz'), read_words(data / 'words.txt.gz'))
+    if not (texts.verses['train'] and texts.verses['test'] and texts.words):
+        raise TaError(f'{data}: no verses or no words read; rebuild it with `bash bench/train_data.sh`')
+    return texts
 
 # %% ../nbs/21_train.ipynb #dfde5444
 def test_set(data: Path, n: int = 200, seed: int = 1234) -> list:
@@ -199,17 +205,24 @@ def load_shards(folder: Path, prefix: str) -> dict[str, Tensor]:
 # %% ../nbs/21_train.ipynb #95710135
 def save_state(folder: Path, model: ASRModel, meta: dict):
     "What a later run resumes from: the tokenizer, the fp32 weights and `meta` (step, width, logs). Adam's moments are not kept: they would double what a device call carries."
-    folder.mkdir(parents=True, exist_ok=True)
-    model.tokenizer.save_pretrained(folder)
-    save_shards(unique_tensors(model.state_dict()), folder, 'weights')
-    (folder / 'meta.json').write_text(json.dumps(meta, indent=1))
+    tmp, old = folder.with_name(folder.name + '.tmp'), folder.with_name(folder.name + '.old')   # never half a state in `folder`
+    shutil.rmtree(tmp, ignore_errors=True); tmp.mkdir(parents=True)
+    model.tokenizer.save_pretrained(tmp)
+    save_shards(unique_tensors(model.state_dict()), tmp, 'weights')
+    (tmp / 'meta.json').write_text(json.dumps(meta, indent=1))
+    shutil.rmtree(old, ignore_errors=True)
+    if folder.exists(): folder.rename(old)
+    tmp.rename(folder); shutil.rmtree(old, ignore_errors=True)
 
 def restore(folder: Path) -> tuple[ASRModel, dict]:
-    "The fp32 model (on the CPU) and the meta that `save_state` wrote to `folder`."
-    meta = json.loads((folder / 'meta.json').read_text())
-    model = new_model(PreTrainedTokenizerFast.from_pretrained(folder), meta.get('dim', DEFAULT_DIM))
-    missing = model.load_state_dict(load_shards(folder, 'weights'), strict=False).missing_keys
-    if any(not k.endswith('lm_head.weight') for k in missing): raise ValueError(f'{folder} lacks {missing[:3]}')
+    "The fp32 model (on the CPU) and the meta that `save_state` wrote to `folder`. Raises `TaError` for a missing or damaged state."
+    try:
+        meta = json.loads((folder / 'meta.json').read_text())
+        model = new_model(PreTrainedTokenizerFast.from_pretrained(folder), meta.get('dim', DEFAULT_DIM))
+        missing = model.load_state_dict(load_shards(folder, 'weights'), strict=False).missing_keys
+    except Exception as e: raise TaError(f'{folder} is not a complete training state: {type(e).__name__}: {e}') from e
+    if any(not k.endswith('lm_head.weight') for k in missing):
+        raise TaError(f'{folder} is not a complete training state: no weights for {missing[:3]} (a weights-K.safetensors file missing?)')
     return model, meta
 
 def evaluate_state(state: Path, data: Path, n: int = 100) -> dict:
@@ -238,9 +251,14 @@ def training_corpus(texts: Texts, n_numbers: int = 2000) -> list[str]:
 def _start(a: TrainArgs, device: str) -> tuple[ASRModel, torch.optim.Optimizer, dict]:
     "The model, its optimizer and the run's meta (step, width, logs): resumed from `a.out/state` when it exists."
     state = a.out / 'state'
-    if (state / 'meta.json').exists(): model, meta = restore(state)
-    else: model, meta = (new_model(build_tokenizer(DEFAULT_VOCAB, training_corpus(load_texts(a.data))), a.dim),
-                         dict(step=0, dim=a.dim, log=[], evals=[], audio_hours=0.0))
+    if (state / 'meta.json').exists():
+        model, meta = restore(state)
+        print(f"resuming from step {meta['step']} in {state} (width {meta.get('dim', DEFAULT_DIM)})", flush=True)
+    elif any(state.glob('*.safetensors')): raise TaError(f'{state} has weights but no meta.json: move it away to start a new run')
+    else:
+        model, meta = (new_model(build_tokenizer(DEFAULT_VOCAB, training_corpus(load_texts(a.data))), a.dim),
+                       dict(step=0, dim=a.dim, log=[], evals=[], audio_hours=0.0))
+        print(f'a new run in {state} (width {a.dim})', flush=True)
     model = model.to(device).train()
     opt = torch.optim.AdamW(model.parameters(), lr=a.lr, betas=(0.9, 0.98), weight_decay=0.01, fused=device == 'cuda')
     return model, opt, meta
@@ -268,7 +286,20 @@ def train(a: TrainArgs) -> dict:
     device = 'cuda' if torch.cuda.is_available() else 'cpu'
     torch.manual_seed(a.seed)
     model, opt, meta = _start(a, device)
-    tests, t0, window, first, wait = test_set(a.data, a.eval_utterances), time.time(), [], meta['step'], 0.0
+    tests = test_set(a.data, a.eval_utterances)
+    try: _loop(a, model, opt, meta, tests)
+    except KeyboardInterrupt: print('interrupted: saving the state', flush=True)   # Ctrl-C, or SIGTERM through `main`
+    else: _evaluate(model, tests, meta)
+    save_state(a.out / 'state', model, meta)
+    export_checkpoint(model, a.out / 'checkpoint')
+    print(f"step {meta['step']}: state in {a.out / 'state'}, checkpoint in {a.out / 'checkpoint'}", flush=True)
+    return meta
+
+SAVE_EVERY_S = 120   # the state is also saved this often: a device call killed at its limit loses at most this much
+
+def _loop(a: TrainArgs, model: ASRModel, opt: torch.optim.Optimizer, meta: dict, tests: list):
+    "The training steps of one run, until `a.minutes` or `a.total_steps`: logs, evaluations and periodic saves into `meta` and `a.out`."
+    t0 = saved = time.time(); window, first, wait = [], meta['step'], 0.0
     batches = _batches(a, model.tokenizer, meta)
     while time.time() - t0 < a.minutes * 60 and meta['step'] < a.total_steps:
         rewarm = min(1.0, (meta['step'] - first + 1) / REWARM) if first else 1.0   # fresh Adam moments after a resume
@@ -285,10 +316,7 @@ def train(a: TrainArgs) -> dict:
         if meta['step'] % LOG_EVERY == 0:
             _log(meta, window, lr=opt.param_groups[0]['lr'], seconds=time.time() - t0, data_wait_s=wait); window = []
         if meta['step'] % a.eval_every == 0: _evaluate(model, tests, meta)
-    _evaluate(model, tests, meta)
-    save_state(a.out / 'state', model, meta)
-    export_checkpoint(model, a.out / 'checkpoint')
-    return meta
+        if time.time() - saved > SAVE_EVERY_S: save_state(a.out / 'state', model, meta); saved = time.time()
 
 LOG_EVERY = 50   # steps per line of the training log
 
@@ -306,21 +334,39 @@ def _evaluate(model: ASRModel, tests: list, meta: dict):
 # %% ../nbs/21_train.ipynb #865be914
 def train_parser() -> argparse.ArgumentParser:
     "`python -m ta.train`'s arguments: those of `TrainArgs`, --export to write a checkpoint from a saved state and --evaluate to score one."
-    p = argparse.ArgumentParser(prog='python -m ta.train', description='Train (or resume) the default model on synthetic speech.')
+    p = argparse.ArgumentParser(prog='python -m ta.train', description='Train (or resume) the default model on synthetic speech.',
+                                formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     for f in fields(TrainArgs):
-        p.add_argument('--' + f.name.replace('_', '-'), type={'Path': Path, 'int': int, 'float': float}[f.type],
+        p.add_argument('--' + f.name.replace('_', '-'), type={'Path': Path, 'int': int, 'float': float}[f.type], help=ARG_HELP[f.name],
                        required=f.default is MISSING, **({} if f.default is MISSING else dict(default=f.default)))
     p.add_argument('--export', type=Path, help='only write the checkpoint of the state in --out/state to this folder')
-    p.add_argument('--evaluate', type=int, metavar='N', help='only score the state in --out/state on N held-out espeak-ng and N piper utterances, into --out/evaluation.json')
+    p.add_argument('--evaluate', type=int, metavar='N', help='only score the state in --out/state on N held-out espeak-ng, N flite and N piper utterances, into --out/evaluation.json')
     return p
+
+ARG_HELP = dict(out='the run folder: state/ (resumed from when present), checkpoint/, evaluation.json',
+                data='kjv.txt.gz and words.txt.gz, from `bash bench/train_data.sh`', total_steps="the schedule's length, across resumed runs",
+                minutes='stop this run (and save) after this long', batch_seconds='seconds of audio a step (at least 1)',
+                lr='peak learning rate', warmup='warm-up steps of a new run', workers='loader processes (0: in this process)',
+                eval_every='steps between held-out evaluations', eval_utterances='held-out utterances an evaluation scores',
+                dim='model width of a new run (a resumed run keeps its own)', flite_share='share of utterances flite speaks (0: espeak-ng only)',
+                seed='seed of the data and the initial weights')
+
+def _check(p: argparse.ArgumentParser, a: argparse.Namespace):
+    "Refuse values the loop cannot run with, through the parser's error (exit code 2)."
+    for name, ok in (('minutes', a.minutes > 0), ('batch_seconds', a.batch_seconds >= 1), ('eval_every', a.eval_every >= 1),
+                     ('eval_utterances', a.eval_utterances >= 1), ('workers', a.workers >= 0), ('flite_share', 0 <= a.flite_share <= 1)):
+        if not ok: p.error(f"--{name.replace('_', '-')} {getattr(a, name)}: {ARG_HELP[name]}")
+
+def _interrupt(signum, frame): raise KeyboardInterrupt   # SIGTERM: save, as Ctrl-C does
 
 def main(argv: list[str] | None = None) -> int:
     "`python -m ta.train`: train or resume per the arguments, `--export` a saved state as a checkpoint folder, or `--evaluate` it."
-    a = train_parser().parse_args(argv)
+    p = train_parser(); a = p.parse_args(argv); _check(p, a)
     if a.export: print(export_checkpoint(restore(a.out / 'state')[0], a.export)); return 0
     if a.evaluate:
         r = evaluate_state(a.out / 'state', a.data, a.evaluate)
         (a.out / 'evaluation.json').write_text(json.dumps(r, indent=1)); print(json.dumps(r)); return 0
+    signal.signal(signal.SIGTERM, _interrupt)
     train(TrainArgs(**{f.name: getattr(a, f.name) for f in fields(TrainArgs)}))
     return 0
 
