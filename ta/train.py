@@ -101,7 +101,7 @@ class SpeechStream(torch.utils.data.IterableDataset):
         while True:
             pool, total = [], 0.0
             while total < self.group * self.batch_seconds:
-                u = utterance(tts, texts, self.split, rng, flite=flite, flite_share=self.flite_share); pool.append(u); total += len(u.audio) / 16000
+                u = utterance(tts, texts, self.split, rng, flite=flite, flite_share=self.flite_share); pool.append(u); total += len(u.audio) / SAMPLE_RATE
             pool.sort(key=lambda u: len(u.audio))
             cuts = np.linspace(0, len(pool), self.group + 1).astype(int)
             for i in rng.permutation(self.group):
@@ -236,8 +236,8 @@ def export_checkpoint(model: ASRModel, out: Path, dtype: torch.dtype = torch.bfl
     "`model` as a checkpoint folder in the published layout that `ASRModel.from_pretrained` and `ta serve --model` load; encoder and decoder weights in `dtype`."
     out.mkdir(parents=True, exist_ok=True)
     model.tokenizer.save_pretrained(out)
-    for sub, m in (('encoder', model.encoder), ('decoder', model.decoder)):
-        m.to(dtype).save_pretrained(out / sub); m.float()
+    for sub, m in (('encoder', model.encoder), ('decoder', model.decoder)):   # a cast copy: the model itself stays as it is
+        m.save_pretrained(out / sub, state_dict={k: v.to(dtype) for k, v in m.state_dict().items()})
     save_file({f'projector.{k}': v.float().cpu().contiguous() for k, v in model.projector.state_dict().items()}, out / 'model.safetensors')
     write_layout_files(out, model.config.to_dict())
     return out
