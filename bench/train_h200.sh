@@ -15,15 +15,19 @@ if [ "${1:-}" = --unpack ]; then   # into a new folder first: the state it repla
   mv "$new/state" .train/run/state && rm -rf "$new" .train/run/state.old
   cp "$2"/train_log.txt bench/h200/train_$(jq -r .step .train/run/state/meta.json).log; exit; fi
 # bash bench/train_h200.sh MINUTES [profile|-] [python -m ta.train arguments, e.g. --total-steps 8000]
-#   profile: first profile a step (bench/train_profile_h200.py, ~30 s)
-minutes=${1:-8}; profile=${2:-}; extra=("${@:3}")
+#   profile: first profile a step (bench/train_profile_h200.py, about a minute)
+#   DEADLINE (default 570): seconds after the start by which training is sent SIGTERM (it saves, as on Ctrl-C), so the
+#   state is packed into $OUT before the device call's 600 s limit, whatever MINUTES says
+minutes=${1:-8}; profile=${2:-}; extra=("${@:3}"); deadline=${DEADLINE:-570}
 python3 -m pip install -q --upgrade --no-index --no-deps --no-compile --no-cache-dir --target /tmp/site .train/wheels/*.whl
 mkdir -p /tmp/flite && tar xJf .train/flite.tar.xz -C /tmp/flite
 export PYTHONPATH="/tmp/site:$PWD/.train:$PWD${PYTHONPATH:+:$PYTHONPATH}" HF_HUB_OFFLINE=1 PYTHONUNBUFFERED=1 TOKENIZERS_PARALLELISM=false \
   PATH="/tmp/flite/usr/bin:$PATH" LD_LIBRARY_PATH="/tmp/flite/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 flite -voice awb -t "flite works." -o /tmp/flite/check.wav && ls -la /tmp/flite/check.wav
 nvidia-smi --query-gpu=name,memory.used --format=csv,noheader; nproc
-if [ "$profile" = profile ]; then python3 bench/train_profile_h200.py --out "$OUT/train_profile.json" 2>&1 | grep -av '^\[transformers\]' | head -45 || true; fi
-python3 -m ta.train --out .train/run --minutes "$minutes" "${extra[@]}" 2>&1 | grep -av '^\[transformers\]' | tee "$OUT/train_log.txt"
+if [ "$profile" = profile ]; then python3 bench/train_profile_h200.py --out "$OUT/train_profile.json" 2>&1 | grep -av --line-buffered '^\[transformers\]' | head -45 || true; fi
+left=$((deadline - SECONDS - 25))   # 25 s to pack the state
+timeout -s TERM -k 20 "$left" python3 -m ta.train --out .train/run --minutes "$minutes" "${extra[@]}" 2>&1 |
+  grep -av --line-buffered '^\[transformers\]' | tee "$OUT/train_log.txt" || true   # line-buffered: a killed run keeps its log
 tar cf - -C .train/run state | split -b 15M - "$OUT/state.tar.part-"
 ls -la "$OUT"

@@ -18,7 +18,7 @@ from .errors import NotReady
 from .features import clip_features, batch_clip_features, pad_features, HOP_LENGTH, FRAME_STACK, SAMPLES_PER_TOKEN, FEATURE_DIM
 from .model import ASRModel, _until_stop
 from .pipeline import split_chunks, join_texts
-from .patches.state import gated_delta_step_, _fla_kernel
+from .patches.state import gated_delta_step_, gdn_conv_step_, _fla_kernel
 from .patches.lm_head import contiguous_lm_head_input
 
 # %% auto #0
@@ -190,19 +190,15 @@ def attention_step(attn, h: Tensor, k_cache: Tensor, v_cache: Tensor, pool: RowP
 
 def linear_attention_step(lin, h: Tensor, conv_state: Tensor, rec_state: Tensor) -> Tensor:
     "Gated DeltaNet on one token per row: h [b, D] -> [b, D]; updates conv_state [b, conv_dim, K] and rec_state [b, HV, dk, dv] (fp32, or bf16: computed in fp32, stored rounded) in place."
-    b = h.shape[0]
-    qkv, z, beta, a = project(lin, h)
-    window = torch.cat([conv_state[:, :, 1:], qkv[:, :, None]], -1)                  # [b, conv_dim, K]
-    conv_state.copy_(window)
-    x = (window.float() * lin.conv1d.weight[:, 0].float()).sum(-1)                 # fp32 accumulate, as causal-conv1d
-    if lin.conv1d.bias is not None: x = x + lin.conv1d.bias.float()
-    q, k, v = F.silu(x).to(h.dtype).split([lin.key_dim, lin.key_dim, lin.value_dim], -1)
-    # each its own buffer, written by the kernel that computes it: fla's kernel takes contiguous tensors, and at 2+ rows
-    # views of one [b, conv_dim] buffer cost an aten copy each inside the op (54 a step: 0.11 ms at 32 rows, bench/step_profile_h200.json)
-    q, k, v = (t.contiguous().view(b, 1, -1, d) for t, d in ((q, lin.head_k_dim), (k, lin.head_k_dim), (v, lin.head_v_dim)))
-    beta = beta.sigmoid()[:, None]                                                  # [b, 1, HV]
-    g = (-lin.A_log.float().exp() * F.softplus(a.float() + lin.dt_bias))[:, None]
-    o = gated_delta_step_(q, k, v, g, beta, rec_state, lin.head_k_dim ** -0.5, True)  # [b, 1, HV, dv], state in place
+    b, (w, sizes) = h.shape[0], lin.fused
+    proj = F.linear(h, w)                                                           # [b, conv_dim + value_dim + 2 HV]: qkv, z, b, a
+    # the conv window, the conv, SiLU and the gates in one kernel where inductor made seven (nbs/12_state_inplace); q, k
+    # and v come out each in its own buffer: fla's kernel takes contiguous tensors (views of one buffer cost a copy each)
+    q, k, v, g, beta = gdn_conv_step_(proj, conv_state, lin.conv1d.weight[:, 0], lin.conv1d.bias, lin.A_log, lin.dt_bias,
+                                      lin.key_dim, lin.value_dim)
+    q, k, v = (t.view(b, 1, -1, d) for t, d in ((q, lin.head_k_dim), (k, lin.head_k_dim), (v, lin.head_v_dim)))
+    o = gated_delta_step_(q, k, v, g[:, None], beta[:, None], rec_state, lin.head_k_dim ** -0.5, True)  # [b, 1, HV, dv], state in place
+    z = proj[:, sizes[0]:sizes[0] + sizes[1]]
     return lin.out_proj(lin.norm(o.reshape(-1, lin.head_v_dim), z.reshape(-1, lin.head_v_dim)).view(b, -1))
 
 # %% ../nbs/09_engine.ipynb #c017

@@ -12,8 +12,8 @@ from transformers import cache_utils
 from .kernels import gated_deltanet_modules, rebind, restore
 
 # %% auto #0
-__all__ = ['gated_delta_step_', 'l2norm', 'reference_step_', 'fla_step_', 'recurrent_step_inplace', 'skip_self_copy',
-           'use_inplace_recurrent_state']
+__all__ = ['gated_delta_step_', 'CONV_BLOCK', 'gdn_conv_step_', 'l2norm', 'reference_step_', 'fla_step_',
+           'recurrent_step_inplace', 'skip_self_copy', 'use_inplace_recurrent_state', 'conv_step_reference']
 
 # %% ../../nbs/12_state_inplace.ipynb #c005
 def l2norm(x: Tensor, eps: float = 1e-6) -> Tensor:
@@ -121,3 +121,87 @@ def use_inplace_recurrent_state(model: torch.nn.Module) -> dict[str, str]:
             rebind(mod, "torch_recurrent_gated_delta_rule", recurrent_step_inplace(cur), "state_inplace")
         done[f"{mod.__name__}.torch_recurrent_gated_delta_rule"] = "ta::gated_delta_step_ (in place)"
     return done
+
+# %% ../../nbs/12_state_inplace.ipynb #c019e
+import torch.nn.functional as F
+
+CONV_BLOCK = 512   # channels per program of `gdn_conv_step_`'s kernel: 12 programs a row at the published 6,144 channels
+
+def conv_step_reference(proj: Tensor, conv_state: Tensor, weight: Tensor, bias: Tensor | None, A_log: Tensor, dt_bias: Tensor,
+                        key_dim: int, value_dim: int) -> tuple[Tensor, Tensor, Tensor, Tensor, Tensor]:
+    "One Gated DeltaNet decode step before the recurrence, in torch: `gdn_conv_step_`'s arguments and results; conv_state updated in place."
+    C, HV = 2 * key_dim + value_dim, A_log.shape[0]
+    at = C + value_dim                                                              # after qkv and z: b, then a
+    window = torch.cat([conv_state[:, :, 1:], proj[:, :C, None]], -1)               # [b, C, K]
+    conv_state.copy_(window)
+    x = (window.float() * weight.float()).sum(-1)                                   # fp32 accumulate, as causal-conv1d
+    if bias is not None: x = x + bias.float()
+    q, k, v = (t.clone(memory_format=torch.contiguous_format) for t in F.silu(x).to(proj.dtype).split([key_dim, key_dim, value_dim], -1))
+    g = -A_log.float().exp() * F.softplus(proj[:, at + HV:at + 2 * HV].float() + dt_bias)
+    return q, k, v, g, proj[:, at:at + HV].sigmoid()
+
+@functools.cache
+def _conv_step_kernel():
+    "The Triton kernel of `gdn_conv_step_` (made on first use: Triton is imported only where CUDA is)."
+    import triton, triton.language as tl
+
+    @triton.jit
+    def kernel(proj, stride, state, w, bias, q, k, v, g, beta, A_log, dt_bias, KD: tl.constexpr, VD: tl.constexpr,
+               HV: tl.constexpr, K: tl.constexpr, HAS_BIAS: tl.constexpr, BLOCK: tl.constexpr, BH: tl.constexpr):
+        r, blk = tl.program_id(0), tl.program_id(1)
+        C: tl.constexpr = 2 * KD + VD
+        if blk * BLOCK < C:                                  # channels: shift the window, convolve, SiLU, into q / k / v
+            c = blk * BLOCK + tl.arange(0, BLOCK)
+            m = c < C
+            new, row = tl.load(proj + r * stride + c, mask=m, other=0.0), state + (r * C + c) * K
+            acc = tl.zeros([BLOCK], tl.float32)
+            for j in tl.static_range(K - 1):
+                s = tl.load(row + j + 1, mask=m, other=0.0)
+                acc += s.to(tl.float32) * tl.load(w + c * K + j, mask=m, other=0.0).to(tl.float32)
+                tl.store(row + j, s, mask=m)
+            acc += new.to(tl.float32) * tl.load(w + c * K + K - 1, mask=m, other=0.0).to(tl.float32)
+            tl.store(row + K - 1, new.to(state.dtype.element_ty), mask=m)
+            if HAS_BIAS: acc += tl.load(bias + c, mask=m, other=0.0).to(tl.float32)
+            y = (acc / (1.0 + tl.exp(-acc))).to(q.dtype.element_ty)
+            tl.store(q + r * KD + c, y, mask=m & (c < KD))
+            tl.store(k + r * KD + c - KD, y, mask=m & (c >= KD) & (c < 2 * KD))
+            tl.store(v + r * VD + c - 2 * KD, y, mask=m & (c >= 2 * KD))
+        else:                                                # the row's gates: beta = sigmoid(b), g = -exp(A_log) softplus(a + dt_bias)
+            h = tl.arange(0, BH)
+            mh = h < HV
+            b_in = tl.load(proj + r * stride + C + VD + h, mask=mh, other=0.0).to(tl.float32)
+            x = tl.load(proj + r * stride + C + VD + HV + h, mask=mh, other=0.0).to(tl.float32) + tl.load(dt_bias + h, mask=mh, other=0.0).to(tl.float32)
+            softplus = tl.where(x > 20.0, x, tl.log(1.0 + tl.exp(tl.minimum(x, 20.0))))   # torch's threshold
+            tl.store(g + r * HV + h, -tl.exp(tl.load(A_log + h, mask=mh, other=0.0).to(tl.float32)) * softplus, mask=mh)
+            tl.store(beta + r * HV + h, (1.0 / (1.0 + tl.exp(-b_in))).to(beta.dtype.element_ty), mask=mh)
+    return kernel
+
+def _conv_step_triton(proj, conv_state, weight, bias, A_log, dt_bias, key_dim, value_dim):
+    import triton
+    (B, _), HV, K, C = proj.shape, A_log.shape[0], conv_state.shape[-1], 2 * key_dim + value_dim
+    q, k, v, beta = proj.new_empty(B, key_dim), proj.new_empty(B, key_dim), proj.new_empty(B, value_dim), proj.new_empty(B, HV)
+    g = proj.new_empty(B, HV, dtype=torch.float32)
+    _conv_step_kernel()[(B, triton.cdiv(C, CONV_BLOCK) + 1)](
+        proj, proj.stride(0), conv_state, weight, weight if bias is None else bias, q, k, v, g, beta, A_log, dt_bias,
+        KD=key_dim, VD=value_dim, HV=HV, K=K, HAS_BIAS=bias is not None, BLOCK=CONV_BLOCK, BH=triton.next_power_of_2(HV))
+    return q, k, v, g, beta
+
+def _gdn_conv_step_(proj: Tensor, conv_state: Tensor, weight: Tensor, bias: Tensor | None, A_log: Tensor, dt_bias: Tensor,
+                    key_dim: int, value_dim: int) -> tuple[Tensor, Tensor, Tensor, Tensor, Tensor]:
+    "One Gated DeltaNet decode step before the recurrence. proj [b, N]: the layer's fused input projection (qkv [C = 2 key_dim + value_dim], z [value_dim], b [HV], a [HV]); conv_state [b, C, K] shifted in place with qkv appended; weight [C, K], bias [C] or None: the depthwise conv. -> q, k [b, key_dim] and v [b, value_dim] (SiLU of the conv, in proj's dtype, each contiguous), g [b, HV] fp32 (log decay, -exp(A_log) softplus(a + dt_bias)), beta [b, HV] (sigmoid(b)). One Triton kernel on CUDA, `conv_step_reference` elsewhere."
+    if proj.is_cuda and _has_triton(): return _conv_step_triton(proj, conv_state, weight.contiguous(), bias, A_log, dt_bias, key_dim, value_dim)
+    return conv_step_reference(proj, conv_state, weight, bias, A_log, dt_bias, key_dim, value_dim)
+
+@functools.cache
+def _has_triton() -> bool:
+    try: import triton; return True
+    except ImportError: return False
+
+def _fake_conv_step(proj, conv_state, weight, bias, A_log, dt_bias, key_dim, value_dim):
+    B, HV = proj.shape[0], A_log.shape[0]
+    return (proj.new_empty(B, key_dim), proj.new_empty(B, key_dim), proj.new_empty(B, value_dim),
+            proj.new_empty(B, HV, dtype=torch.float32), proj.new_empty(B, HV))
+
+if not hasattr(torch.ops.ta, "gdn_conv_step_"):  # importing `ta.patches` and running this notebook both define it
+    torch.library.custom_op("ta::gdn_conv_step_", mutates_args={"conv_state"})(_gdn_conv_step_).register_fake(_fake_conv_step)
+gdn_conv_step_ = torch.ops.ta.gdn_conv_step_
