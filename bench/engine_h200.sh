@@ -38,7 +38,8 @@
 # per second of audio. Each step stops at the shared deadline (DEADLINE seconds after start).
 set -uo pipefail
 source .gpu/install.sh || exit 1
-mkdir -p /tmp/site/bin && tar xJf .gpu/ffbin.tar.xz -C /tmp/site/bin || exit 1
+mkdir -p /tmp/site/bin   # ffmpeg only where it travelled: steps that serve no upload (step_ab, gputest) leave its 22 MB behind
+[ ! -f .gpu/ffbin.tar.xz ] || tar xJf .gpu/ffbin.tar.xz -C /tmp/site/bin || exit 1
 OUT=${OUT:-/tmp/out}; DEADLINE=${DEADLINE:-580}; mkdir -p "$OUT"
 export PATH=/tmp/site/bin:$PATH PYTHONUNBUFFERED=1 TORCHINDUCTOR_CACHE_DIR=/tmp/inductor_cache TA_BENCH_OUT=$OUT
 printf '#!/bin/sh\nexec python3 -c "import sys; from ta.cli import main; sys.exit(main())" "$@"\n' > /tmp/site/bin/ta
