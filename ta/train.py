@@ -13,7 +13,7 @@ import torch.nn.functional as F
 from torch import Tensor
 from safetensors.torch import save_file, load_file
 from transformers import PreTrainedTokenizerFast, GraniteSpeech5EncoderConfig, GraniteSpeech5Encoder, Qwen3_5TextConfig, Qwen3_5ForCausalLM
-from .corpus import Espeak, Flite, FLITE_SHARE, HELD_OUT_FLITE, Piper, PIPER_VOICE, Texts, Utterance, read_kjv, read_words, number_sentence, utterance, augment
+from .corpus import Espeak, Flite, IsolatedEspeak, FLITE_SHARE, HELD_OUT_FLITE, Piper, PIPER_VOICE, Texts, Utterance, read_kjv, read_words, number_sentence, utterance, augment
 from .eval import normalize, row_errors, corpus_wer
 from .features import SAMPLE_RATE, batch_clip_features
 from .errors import TaError
@@ -97,17 +97,18 @@ class SpeechStream(torch.utils.data.IterableDataset):
         info = torch.utils.data.get_worker_info()
         if info: torch.set_num_threads(1)   # one core per worker: the loader runs one worker per core
         rng = np.random.default_rng([self.seed, info.id if info else 0])
-        tts, texts, flite = Espeak(), load_texts(self.data), Flite() if self.flite_share else None
-        while True:
-            pool, total = [], 0.0
-            while total < self.group * self.batch_seconds:
-                u = utterance(tts, texts, self.split, rng, flite=flite, flite_share=self.flite_share); pool.append(u); total += len(u.audio) / SAMPLE_RATE
-            pool.sort(key=lambda u: len(u.audio))
-            cuts = np.linspace(0, len(pool), self.group + 1).astype(int)
-            for i in rng.permutation(self.group):
-                if not (us := pool[cuts[i]:cuts[i + 1]]): continue   # fewer utterances than groups
-                yield ([augment(torch.from_numpy(u.audio), rng) for u in us],
-                       [self.tok(u.text, add_special_tokens=False).input_ids for u in us])
+        texts, flite = load_texts(self.data), Flite() if self.flite_share else None
+        with IsolatedEspeak() as tts:   # espeak-ng in a child process: a crash inside it costs an utterance, not this worker
+            while True:
+                pool, total = [], 0.0
+                while total < self.group * self.batch_seconds:
+                    u = utterance(tts, texts, self.split, rng, flite=flite, flite_share=self.flite_share); pool.append(u); total += len(u.audio) / SAMPLE_RATE
+                pool.sort(key=lambda u: len(u.audio))
+                cuts = np.linspace(0, len(pool), self.group + 1).astype(int)
+                for i in rng.permutation(self.group):
+                    if not (us := pool[cuts[i]:cuts[i + 1]]): continue   # fewer utterances than groups
+                    yield ([augment(torch.from_numpy(u.audio), rng) for u in us],
+                           [self.tok(u.text, add_special_tokens=False).input_ids for u in us])
 
 def load_texts(data: Path) -> Texts:
     "The training texts in `data` (made by `bench/train_data.sh`): kjv.txt.gz (verses) and words.txt.gz (a word list). Raises `TaError` when they are missing or empty."
@@ -306,7 +307,7 @@ def _loop(a: TrainArgs, model: ASRModel, opt: torch.optim.Optimizer, meta: dict,
         try:
             t = time.time(); clips, targets = next(batches); wait += time.time() - t
             ce, ctc, norm = _step(model, opt, clips, targets, rewarm * lr_at(meta['step'], a.lr, a.warmup, a.total_steps))
-        except RuntimeError as e:   # espeak-ng crashed a worker (about once in 50,000 utterances): new loader, batch skipped
+        except RuntimeError as e:   # a worker died (espeak-ng's crashes stay in its child): new loader, batch skipped
             if 'DataLoader worker' not in str(e): raise
             meta['loader_restarts'] = meta.get('loader_restarts', 0) + 1; print(f'loader restarted: {e}', flush=True)
             batches = _batches(a, model.tokenizer, meta); continue
