@@ -8,6 +8,7 @@ from pathlib import Path
 import torch
 from torch.profiler import profile, ProfilerActivity
 from ta.train import restore, new_model, build_tokenizer, SpeechStream, _step, DEFAULT_VOCAB
+from ta.patches.kernels import torch_references
 
 p = argparse.ArgumentParser()
 p.add_argument('--state', type=Path, default=Path('.train/run/state'))
@@ -21,6 +22,7 @@ model = (restore(a.state)[0] if (a.state / 'meta.json').exists() else new_model(
 opt = torch.optim.AdamW(model.parameters(), lr=1e-4, fused=device == 'cuda')
 clips, targets = next(iter(SpeechStream(a.data, model.tokenizer, batch_seconds=a.batch_seconds, group=1)))
 sync = torch.cuda.synchronize if device == 'cuda' else (lambda: None)
+references = torch_references(model); references.__enter__()   # the torch Gated DeltaNet, as ta.train runs it
 for _ in range(3): _step(model, opt, clips, targets, 1e-4)
 sync(); t = time.perf_counter()
 for _ in range(a.steps): _step(model, opt, clips, targets, 1e-4)

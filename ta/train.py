@@ -19,6 +19,7 @@ from .features import SAMPLE_RATE, batch_clip_features
 from .errors import TaError
 from .model import ASRModel, ASRConfig, Projector
 from .tiny import build_tokenizer, write_layout_files
+from .patches.kernels import torch_references
 
 # %% auto #0
 __all__ = ['DEFAULT_VOCAB', 'DEFAULT_DIM', 'REWARM', 'CTC_WEIGHT', 'SHARD_BYTES', 'SAVE_EVERY_S', 'LOG_EVERY', 'ARG_HELP',
@@ -288,7 +289,10 @@ def train(a: TrainArgs) -> dict:
     torch.manual_seed(a.seed)
     model, opt, meta = _start(a, device)
     tests = test_set(a.data, a.eval_utterances)
-    try: _loop(a, model, opt, meta, tests)
+    # transformers' torch Gated DeltaNet, never fla's chunked kernel even where fla is installed: its backward refuses
+    # Triton 3.4-3.7.0 on Hopper (bench/h200/train_fla_backward_refused.log), and every step so far ran the torch code
+    try:
+        with torch_references(model): _loop(a, model, opt, meta, tests)
     except KeyboardInterrupt: print('interrupted: saving the state', flush=True)   # Ctrl-C, or SIGTERM through `main`
     else: _evaluate(model, tests, meta)
     save_state(a.out / 'state', model, meta)
