@@ -7,7 +7,10 @@ Not a measurement: a discrete-event simulation of one engine with the costs meas
   and 1.62 ms), the fixed part FIX is not measured alone, so two values are tried;
 - every chunk is 17.5 s with 58 new tokens (3.3 tokens per second); at most 64 chunks per admission (the prefill sizes);
 - bursts: n requests sent at once reach the engine spread uniformly over twice the level's mean upload-decode stage in
-  the same record (0.038 / 0.070 / 0.116 s at 32 / 64 / 128), the first at once; steady load: Poisson arrivals.
+  the same record (0.038 / 0.070 / 0.116 s at 32 / 64 / 128), the first at once; steady load: Poisson arrivals;
+- the rules with an idle hold (stop 28) also know each request from the moment its body is read, the upload-decode time
+  before it reaches the engine (bursts: all at once at 0; steady load: uniform 0-80 ms, twice the 32-client mean): an
+  idle pool then waits for announced requests, at most the hold after its oldest waiting chunk arrived.
 Usage: python bench/admission_sim.py bench/admission_sim.json"""
 import json, sys
 import numpy as np
@@ -17,14 +20,18 @@ BUCKETS = (1, 2, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128)
 TOKENS, AUDIO_S, ROWS, MAX_ADMIT = 58, 17.5, 128, 64
 SPREAD_S = {32: 0.038, 64: 0.070, 128: 0.116}
 
-def run(arrivals, rule, fix_ms: float) -> tuple[float, list[float]]:
-    "Seconds until the last chunk is answered, and each chunk's latency, for chunk arrival times `arrivals` (s) under `rule`."
-    arrivals, t, i, waiting, rows, lat, steps = sorted(arrivals), 0.0, 0, [], [None] * ROWS, [], 0
+def run(arrivals, rule, fix_ms: float, announced=None, idle_hold_s: float = 0.0) -> tuple[float, list[float]]:
+    "Seconds until the last chunk is answered, and each chunk's latency, for chunk arrival times `arrivals` (s) under `rule`; with `idle_hold_s`, an idle pool waits that long at most for requests announced (at times `announced`) but not arrived."
+    order = np.argsort(arrivals)
+    arrivals, announced = np.asarray(arrivals)[order], (np.zeros(len(arrivals)) if announced is None else np.asarray(announced)[order])
+    t, i, waiting, rows, lat, steps = 0.0, 0, [], [None] * ROWS, [], 0
     while len(lat) < len(arrivals):
         while i < len(arrivals) and arrivals[i] <= t: waiting.append((arrivals[i], steps)); i += 1
         running = sum(r is not None for r in rows)
         if not running and not waiting: t = arrivals[i]; continue
         free = [k for k, r in enumerate(rows) if r is None][:MAX_ADMIT]
+        if waiting and not running and t < waiting[0][0] + idle_hold_s and (announced[i:] <= t).any():
+            t = min(arrivals[i], waiting[0][0] + idle_hold_s); continue   # hold the idle pool for an announced request
         if waiting and free and (not running or rule(waiting, running, len(free), steps)):
             take, waiting = waiting[:len(free)], waiting[len(free):]
             t += (2 * fix_ms + 2.55 * len(take)) / 1e3
@@ -49,21 +56,30 @@ def cost_rule(k: float):
 
 RULES = {'count 32 chunks / 32 steps (ta)': count_rule(32, 32), 'count 32 chunks / 8 steps': count_rule(32, 8),
          'admit at once': count_rule(1, 0), 'cost, 3 steps a row (v9)': cost_rule(3)}
+HOLDS = {'ta + idle hold 0 ms (announced, no hold)': 0.0, 'ta + idle hold 50 ms': 0.05, 'ta + idle hold 100 ms': 0.1, 'ta + idle hold 200 ms': 0.2}
+
+def _row(name: str, fix: float, rng, rule, hold_s: float = 0.0) -> dict:
+    "One rule's burst RTFx (median of 20 rounds at each level) and steady-load latencies (5 s of Poisson arrivals)."
+    row = dict(rule=name, fixed_ms_per_stage=fix)
+    for n in SPREAD_S:   # bursts: every request announced at 0 (all sent at once)
+        walls = [run(np.r_[0.0, rng.uniform(0, 2 * SPREAD_S[n], n - 1)], rule, fix, None, hold_s)[0] for _ in range(20)]
+        row[f'burst_{n}_rtfx'] = round(AUDIO_S * n / float(np.median(walls)))
+    for rate in (60, 120, 180):
+        arr = np.cumsum(rng.exponential(1 / rate, 5 * rate))
+        announced = arr - rng.uniform(0, 0.08, len(arr)) if hold_s else None   # body read, then decoded
+        t, lat = run(arr, rule, fix, announced, hold_s)
+        row[f'steady_{rate}_per_s_p50_s'] = round(float(np.median(lat)), 3)
+        row[f'steady_{rate}_per_s_p99_s'] = round(float(np.quantile(lat, 0.99)), 3)
+    print(json.dumps(row), flush=True)
+    return row
 
 def simulate(seed: int = 0) -> dict:
     rng, rec = np.random.default_rng(seed), dict(assumptions=__doc__, runs=[])
     for fix in (8.0, 15.0):
-        for name, rule in RULES.items():
-            row = dict(rule=name, fixed_ms_per_stage=fix)
-            for n in SPREAD_S:   # bursts: median of 20 rounds
-                walls = [run(np.r_[0.0, rng.uniform(0, 2 * SPREAD_S[n], n - 1)], rule, fix)[0] for _ in range(20)]
-                row[f'burst_{n}_rtfx'] = round(AUDIO_S * n / float(np.median(walls)))
-            for rate in (60, 120, 180):   # steady: 5 s of Poisson arrivals
-                arr = np.cumsum(rng.exponential(1 / rate, 5 * rate))
-                t, lat = run(arr, rule, fix)
-                row[f'steady_{rate}_per_s_p50_s'] = round(float(np.median(lat)), 3)
-                row[f'steady_{rate}_per_s_p99_s'] = round(float(np.quantile(lat, 0.99)), 3)
-            rec['runs'].append(row); print(json.dumps(row), flush=True)
+        rec['runs'] += [_row(name, fix, rng, rule) for name, rule in RULES.items()]
+    hold_rng = np.random.default_rng([seed, 1])   # its own draws: the rows above stay those of earlier records
+    for fix in (8.0, 15.0):
+        rec['runs'] += [_row(name, fix, hold_rng, count_rule(32, 32), hold) for name, hold in HOLDS.items()]
     return rec
 
 if __name__ == '__main__':
