@@ -236,26 +236,32 @@ def _noise(n: int, rng: np.random.Generator, device) -> Tensor:
     g = torch.Generator(device).manual_seed(int(rng.integers(2 ** 62)))
     return torch.randn(n, generator=g, device=device)
 
+def _fft_len(n: int) -> int:
+    "The power of two at or above n: torch's FFT of a length with a large prime factor is 4-5x slower (80,021 samples: 19.5 ms for `add_noise` against 4.0 at 80,000 on this CPU)."
+    return 1 << (n - 1).bit_length()
+
 def add_reverb(x: Tensor, rng: np.random.Generator, rt60: float, drr_db: float) -> Tensor:
     "`x` [n] in a synthetic room: the direct sound plus exponentially decaying noise (reverberation time `rt60` s) `drr_db` below it in energy."
     n = int(rt60 * SAMPLE_RATE)
     tail = _noise(n, rng, x.device) * torch.exp(-6.9 * torch.arange(n, device=x.device) / n)   # -60 dB at rt60
     ir = tail * (10 ** (-drr_db / 20) / tail.norm())
     ir[0] += 1.0                                                                                # the direct path
-    f = 1 << (len(x) + n - 2).bit_length()
+    f = _fft_len(len(x) + n - 1)
     return torch.fft.irfft(torch.fft.rfft(x, f) * torch.fft.rfft(ir, f), f)[:len(x)]
 
 def add_noise(x: Tensor, rng: np.random.Generator, snr_db: float, colour: float) -> Tensor:
     "`x` [n] plus noise at `snr_db`; its power spectrum falls as f^-colour (0 white, 1 pink, 2 brown)."
-    spec = torch.fft.rfft(_noise(len(x), rng, x.device))
+    f = _fft_len(len(x))                                           # coloured at a power of two, then cut
+    spec = torch.fft.rfft(_noise(f, rng, x.device))
     spec[1:] /= torch.arange(1, len(spec), device=x.device) ** (colour / 2)
-    noise = torch.fft.irfft(spec, len(x))
+    noise = torch.fft.irfft(spec, f)[:len(x)]
     return x + noise * torch.sqrt(x.square().mean() / (noise.square().mean() + 1e-12) / 10 ** (snr_db / 10))
 
 def telephone(x: Tensor) -> Tensor:
     "`x` [n] band-limited to the telephone band, 300-3400 Hz."
-    spec = torch.fft.rfft(x); f = torch.fft.rfftfreq(len(x), 1 / SAMPLE_RATE, device=x.device)
-    return torch.fft.irfft(spec * ((f >= 300) & (f <= 3400)), len(x))
+    n = _fft_len(len(x))                                           # zero-padded to a power of two
+    spec, f = torch.fft.rfft(x, n), torch.fft.rfftfreq(n, 1 / SAMPLE_RATE, device=x.device)
+    return torch.fft.irfft(spec * ((f >= 300) & (f <= 3400)), n)[:len(x)]
 
 def augment(x: Tensor, rng: np.random.Generator) -> Tensor:
     "One 16 kHz float32 clip [n] (any device) in a random room (40%: 0.1-0.8 s, 0-15 dB direct-to-reverberant), telephone band (10%), noise (70%, 5-40 dB SNR) and level (peak 0.05-1.0)."
