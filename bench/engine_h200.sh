@@ -34,6 +34,10 @@
 #                                                            # (./ab_before: git archive 8690ef8 ta) and after, one call
 #   DEADLINE=590 bash bench/engine_h200.sh build step_after v11  # the step with every change of this stop, alone; ta serve
 #                                                            # with it from a cold machine, each round's /stats recorded
+#   DEADLINE=545 bash bench/engine_h200.sh build step_ab gputest_state  # the step before (./ab_before: git archive 1c752a9 ta,
+#                                                            # its checkpoints left out) and with the conv-step kernel; nb12's and
+#                                                            # nb09's GPU cells (.gpu without ffbin.tar.xz for step_ab alone)
+#   DEADLINE=520 bash bench/engine_h200.sh build v12         # ta serve with the conv-step kernel, as v11 (not yet run)
 # All systems: the synthetic full-size checkpoint (random weights, ta.synthetic), fixtures/speech_17s.flac, 3.3 new tokens
 # per second of audio. Each step stops at the shared deadline (DEADLINE seconds after start).
 set -uo pipefail
@@ -229,6 +233,9 @@ step_after() {  # this tree's step alone, fp32 state (as step_ab's second half)
 }
 v11() {  # ta serve with 4 HTTP workers from a cold machine on this tree's step; ta bench records each round's /stats
   TAG=serve_http_v11_w4 SERVE_ARGS="--http-workers 4" serve
+}
+v12() {  # as v11, with the conv-step kernel in the step (nbs/12_state_inplace; stop 28)
+  TAG=serve_http_v12_w4 SERVE_ARGS="--http-workers 4" serve
 }
 for step in "$@"; do echo "== $step at ${SECONDS}s"; $step; done
 echo "== done at ${SECONDS}s"
