@@ -3,13 +3,15 @@
 buckets 1, 32 and 128, each beside its floor; a profile of 5 replays per bucket by kernel group and by kernel; and every
 weight GEMM shape of the step alone (cuBLAS through F.linear, 20 calls captured as one graph) at the same row counts,
 as microseconds and achieved TB/s against the copy bandwidth, so the GEMM group's excess can be split by shape.
+Every row sits at the KV column of a 17 s chunk half-way through its new tokens (`LIVE`); before stop 29 every row sat at
+column 0, which cost sdpa nothing less (it reads the whole cache) but would flatter a kernel that skips unwritten columns.
 Usage (from bench/engine_h200.sh step_profile): python bench/step_profile_h200.py CKPT OUT.json [--fp32-only]
 (--fp32-only: the fp32 state's steps and profiles alone, no GEMM shapes: the before/after of step_ab)"""
 import json, sys, time
 from collections import defaultdict
 import torch
 import torch.nn.functional as F
-from ta.engine import DecodeEngine
+from ta.engine import DecodeEngine, _prompt_room
 from ta.model import ASRModel
 from ta.patches.bench import (time_steps, summarize, copy_bandwidth, decode_floor_bytes, floor_ms, environment,
                               profile_steps, kernel_table, kernel_group)
@@ -17,14 +19,16 @@ from ta.patches.bench import (time_steps, summarize, copy_bandwidth, decode_floo
 ckpt, out = sys.argv[1:3]
 BUCKETS, TOP = (128, 32, 1), 25
 model = ASRModel.from_pretrained(ckpt, device='cuda')
+LIVE = _prompt_room(model, 17.0) + int(3.3 * 17 / 2)   # KV column each row writes next: a 17 s chunk's prompt, then half its new tokens at 3.3 a second
 bw = copy_bandwidth()
-rec = dict(env=environment(), checkpoint=ckpt, copy_tb_per_s=round(bw, 3), steps=[], gemms=[])
+rec = dict(env=environment(), checkpoint=ckpt, copy_tb_per_s=round(bw, 3), live_column=LIVE, steps=[], gemms=[])
 save = lambda: json.dump(rec, open(out, 'w'), indent=1)
 
 def engine(dtype: str) -> DecodeEngine:
     "A compiled engine with the decode graphs of `BUCKETS` captured (no encoder or prefill graphs), no row ever stopping."
     eng = DecodeEngine(model, 128, 'compiled', state_dtype=dtype)
     eng.stop_ids.fill_(-1)
+    eng.pool.pos.fill_(LIVE)   # every row half-way through a chunk's new tokens: attention reads what rows have written
     pool, t0 = torch.cuda.graph_pool_handle(), time.perf_counter()
     for b in BUCKETS: eng.capture(b, pool)
     print(f'{dtype}: captured {BUCKETS} in {time.perf_counter() - t0:.1f} s', flush=True)

@@ -12,7 +12,6 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 from torch import Tensor
-from torch.nn.attention import SDPBackend, sdpa_kernel
 from .audio import SAMPLE_RATE
 from .errors import NotReady
 from .features import clip_features, batch_clip_features, pad_features, HOP_LENGTH, FRAME_STACK, SAMPLES_PER_TOKEN, FEATURE_DIM
@@ -20,10 +19,11 @@ from .model import ASRModel, _until_stop
 from .pipeline import split_chunks, join_texts
 from .patches.state import gated_delta_step_, gdn_conv_step_, _fla_kernel
 from .patches.lm_head import contiguous_lm_head_input
+from .patches.gqa import decode_attention
 
 # %% auto #0
 __all__ = ['BUCKETS', 'PREFILL_BUCKETS', 'ADMIT_MIN_CHUNKS', 'ADMIT_MAX_WAIT', 'MAX_CHUNK_SECONDS', 'WARMUP_STEPS',
-           'GIL_SWITCH_S', 'MIN_COMPILED_ROWS', 'STATE_DTYPES', 'DECODE_ATTENTION', 'ARGMAX_PARTS', 'MAX_FRAMES',
+           'GIL_SWITCH_S', 'MIN_COMPILED_ROWS', 'STATE_DTYPES', 'ARGMAX_PARTS', 'MAX_FRAMES',
            'SYNTHETIC_TOKENS_PER_SECOND', 'GraphMode', 'buckets_for', 'compiled_sizes', 'bucket_table',
            'fast_decode_kernel', 'ban_repeated_ngrams_', 'RowPool', 'new_pool', 'rows_view', 'fuse_projections_',
            'project', 'mlp', 'attention_step', 'linear_attention_step', 'argmax_rows', 'sample', 'decode_step',
@@ -98,7 +98,6 @@ class RowPool:
     budget: Tensor   # [R] int64 most new tokens
     done: Tensor     # [R] bool: finished, or free
     out: Tensor      # [R, new_tokens + 1] int64 generated tokens (a finished row writes into the spare column)
-    kv_idx: Tensor   # [cache_len] int64 0..cache_len-1
 
     @property
     def rows(self) -> int: return len(self.tok)
@@ -120,15 +119,13 @@ def new_pool(decoder, rows: int, cache_len: int, new_tokens: int, device: torch.
                        device=device) for _ in range(n_lin)]
     return RowPool(cache_len, new_tokens, kv, conv, rec, tok=torch.zeros(rows, **kw), pos=torch.zeros(rows, **kw),
                    pad=torch.zeros(rows, **kw), step=torch.zeros(rows, **kw), budget=torch.ones(rows, **kw),
-                   done=torch.ones(rows, dtype=torch.bool, device=device), out=torch.zeros(rows, new_tokens + 1, **kw),
-                   kv_idx=torch.arange(cache_len, **kw))
+                   done=torch.ones(rows, dtype=torch.bool, device=device), out=torch.zeros(rows, new_tokens + 1, **kw))
 
 def rows_view(pool: RowPool, b: int) -> RowPool:
     "The first `b` rows of `pool` as views (same memory): what the decode step of bucket `b` runs on."
     cut = lambda t: t[:b]
     return RowPool(pool.cache_len, pool.new_tokens, [tuple(map(cut, kv)) for kv in pool.kv], list(map(cut, pool.conv)),
-                   list(map(cut, pool.rec)), *(cut(t) for t in (pool.tok, pool.pos, pool.pad, pool.step, pool.budget, pool.done, pool.out)),
-                   kv_idx=pool.kv_idx)
+                   list(map(cut, pool.rec)), *(cut(t) for t in (pool.tok, pool.pos, pool.pad, pool.step, pool.budget, pool.done, pool.out)))
 
 # %% ../nbs/09_engine.ipynb #c015b
 _GROUPS = {'linear_attn': ('in_proj_qkv', 'in_proj_z', 'in_proj_b', 'in_proj_a'), 'self_attn': ('q_proj', 'k_proj', 'v_proj'),
@@ -168,9 +165,7 @@ def _rope(x: Tensor, cos: Tensor, sin: Tensor) -> Tensor:
     xr, x1, x2 = x[..., :rd], x[..., :rd // 2], x[..., rd // 2:rd]
     return torch.cat([xr * cos + torch.cat([-x2, x1], -1) * sin, x[..., rd:]], -1)
 
-DECODE_ATTENTION = [SDPBackend.EFFICIENT_ATTENTION, SDPBackend.MATH]   # the sdpa backends a decode step may use, CUDA's first
-
-def attention_step(attn, h: Tensor, k_cache: Tensor, v_cache: Tensor, pool: RowPool, cos: Tensor, sin: Tensor, allowed: Tensor) -> Tensor:
+def attention_step(attn, h: Tensor, k_cache: Tensor, v_cache: Tensor, pool: RowPool, cos: Tensor, sin: Tensor) -> Tensor:
     "Gated GQA attention of one token per row: h [b, D] -> [b, D]; writes k, v at each row's `pos` of k_cache, v_cache [b, KV, C, hd]."
     b, hd = h.shape[0], attn.head_dim
     qg, k, v = project(attn, h)
@@ -182,10 +177,7 @@ def attention_step(attn, h: Tensor, k_cache: Tensor, v_cache: Tensor, pool: RowP
     idx = (torch.arange(b, device=h.device)[:, None], torch.arange(kvh, device=h.device)[None], pool.pos[:, None])
     k_cache.index_put_(idx, k); v_cache.index_put_(idx, v)
     q = q.view(b, kvh, -1, hd)           # query head kv*G + i attends with KV head kv: the GQA group folded, no KV copy
-    # memory-efficient attention, not the cuDNN kernel sdpa picks for a mask on the H200: 29.8 against 35.8 us a layer
-    # at 32 rows, 52 against 85 at 128 (bench/attention_h200.json); math is the CPU's (and the reference's) backend
-    with sdpa_kernel(DECODE_ATTENTION):
-        o = F.scaled_dot_product_attention(q, k_cache, v_cache, attn_mask=allowed)    # [b, KV, G, hd]
+    o = decode_attention(q, k_cache, v_cache, pool.pad, pool.pos)                    # [b, KV, G, hd]: columns pad..pos, split-KV on CUDA (nbs/13)
     return attn.o_proj(o.reshape(b, -1) * torch.sigmoid(gate.reshape(b, -1)))
 
 def linear_attention_step(lin, h: Tensor, conv_state: Tensor, rec_state: Tensor) -> Tensor:
@@ -229,14 +221,13 @@ def decode_step(decoder, pool: RowPool, stop_ids: Tensor, pad_id: int, ngram: in
     angle = (pool.pos - pool.pad)[:, None].float() * rot.inv_freq                    # [b, rotary_dim / 2]
     angle = torch.cat([angle, angle], -1)[:, None]                                   # [b, 1, rotary_dim]
     cos, sin = (angle.cos() * rot.attention_scaling).to(x.dtype), (angle.sin() * rot.attention_scaling).to(x.dtype)
-    allowed = ((pool.kv_idx >= pool.pad[:, None]) & (pool.kv_idx <= pool.pos[:, None]))[:, None, None]  # [b, 1, 1, C]
     n_kv = n_lin = 0                                                                 # layers of each kind seen so far
     for layer in m.layers:
         h = layer.input_layernorm(x)
         if hasattr(layer, 'linear_attn'):
             x = x + linear_attention_step(layer.linear_attn, h, pool.conv[n_lin], pool.rec[n_lin]); n_lin += 1
         else:
-            x = x + attention_step(layer.self_attn, h, *pool.kv[n_kv], pool, cos, sin, allowed); n_kv += 1
+            x = x + attention_step(layer.self_attn, h, *pool.kv[n_kv], pool, cos, sin); n_kv += 1
         x = x + mlp(layer.mlp, layer.post_attention_layernorm(x))
     sample(pool, decoder.lm_head(m.norm(x)), stop_ids, pad_id, ngram)
 

@@ -4,15 +4,19 @@
 
 # %% ../../nbs/13_gqa_decode.ipynb #c002
 from __future__ import annotations
+import functools
 import torch
 import torch.nn.functional as F
 from torch import Tensor
+from torch.nn.attention import SDPBackend, sdpa_kernel
 from transformers import AttentionInterface
 from transformers.masking_utils import AttentionMaskInterface, sdpa_mask
 from transformers.integrations.sdpa_attention import sdpa_attention_forward
+from .state import _has_triton
 
 # %% auto #0
-__all__ = ['GQA_DECODE', 'sdpa_gqa_decode', 'use_sdpa_gqa_decode', 'restore_attention']
+__all__ = ['GQA_DECODE', 'DECODE_SPLIT', 'DECODE_WARPS', 'decode_attention', 'sdpa_gqa_decode', 'use_sdpa_gqa_decode',
+           'restore_attention', 'decode_attention_reference']
 
 # %% ../../nbs/13_gqa_decode.ipynb #c005
 def sdpa_gqa_decode(module: torch.nn.Module, query: Tensor, key: Tensor, value: Tensor, attention_mask: Tensor | None,
@@ -47,3 +51,86 @@ def use_sdpa_gqa_decode(model) -> dict[str, str]:
 def restore_attention(model) -> None:
     "Switch `model` back to the attention it had before `use_sdpa_gqa_decode`."
     if model.config._attn_implementation == GQA_DECODE: model.set_attn_implementation(model._ta_attn_before)
+
+# %% ../../nbs/13_gqa_decode.ipynb #c019
+DECODE_SPLIT = 64   # KV columns per program of `decode_attention`'s kernel: 8 programs per row and KV head at the 496-column cache of an 18 s chunk
+DECODE_WARPS = 8    # warps per program: a 64 x 256 fp32 tile of keys or values is 64 registers a thread at 8
+
+def decode_attention_reference(q: Tensor, k_cache: Tensor, v_cache: Tensor, pad: Tensor, pos: Tensor) -> Tensor:
+    "`decode_attention` in torch: sdpa over the whole cache with a bool mask of the columns pad..pos (the math backend off CUDA)."
+    col = torch.arange(k_cache.shape[2], device=q.device)
+    allowed = (col >= pad[:, None]) & (col <= pos[:, None])                        # [b, C]
+    with sdpa_kernel([SDPBackend.EFFICIENT_ATTENTION, SDPBackend.MATH]):
+        return F.scaled_dot_product_attention(q, k_cache, v_cache, attn_mask=allowed[:, None, None])
+
+@functools.cache
+def _decode_attention_kernels():
+    "The two Triton kernels of `decode_attention` (made on first use: Triton is imported only where CUDA is)."
+    import triton, triton.language as tl
+
+    @triton.jit
+    def split_kernel(q, kc, vc, pad, pos, part, top, den, scale, C, KV: tl.constexpr, NS: tl.constexpr, G: tl.constexpr,
+                     GP: tl.constexpr, D: tl.constexpr, SPLIT: tl.constexpr):
+        rh, s = tl.program_id(0), tl.program_id(1)                     # (row, KV head), slice of columns
+        r = rh // KV
+        lo = tl.maximum(tl.load(pad + r), s * SPLIT)
+        hi = tl.minimum(tl.load(pos + r) + 1, s * SPLIT + SPLIT)
+        if lo < hi:                                                    # a slice without a live column does nothing
+            g, d, n = tl.arange(0, GP), tl.arange(0, D), s * SPLIT + tl.arange(0, SPLIT)
+            live = (n >= lo) & (n < hi)
+            qt = tl.load(q + (rh * G + g[:, None]) * D + d[None, :], mask=g[:, None] < G, other=0.0).to(tl.float32)
+            at = (rh * C + n[:, None]) * D + d[None, :]
+            k = tl.load(kc + at, mask=live[:, None], other=0.0).to(tl.float32)
+            sc = tl.where(live[None, :], tl.dot(qt, tl.trans(k)) * scale, float('-inf'))   # [GP, SPLIT]
+            m = tl.max(sc, 1)
+            p = tl.exp(sc - m[:, None])
+            o = tl.dot(p, tl.load(vc + at, mask=live[:, None], other=0.0).to(tl.float32))  # [GP, D]
+            i = rh * NS + s
+            tl.store(part + (i * G + g[:, None]) * D + d[None, :], o, mask=g[:, None] < G)
+            tl.store(top + i * G + g, m, mask=g < G)
+            tl.store(den + i * G + g, tl.sum(p, 1), mask=g < G)
+
+    @triton.jit
+    def combine_kernel(part, top, den, pad, pos, out, KV: tl.constexpr, NS: tl.constexpr, G: tl.constexpr, D: tl.constexpr,
+                       SPLIT: tl.constexpr):
+        rh = tl.program_id(0)
+        r = rh // KV
+        g, d = tl.arange(0, G), tl.arange(0, D)
+        m_run, l_run, acc = tl.full([G], float('-inf'), tl.float32), tl.zeros([G], tl.float32), tl.zeros([G, D], tl.float32)
+        first, last = tl.load(pad + r) // SPLIT, tl.load(pos + r) // SPLIT
+        for s in range(0, NS):
+            if (s >= first) & (s <= last):                             # the slices split_kernel wrote
+                i = rh * NS + s
+                m = tl.load(top + i * G + g)
+                new = tl.maximum(m_run, m)
+                a, w = tl.exp(m_run - new), tl.exp(m - new)
+                l_run = l_run * a + tl.load(den + i * G + g) * w
+                acc = acc * a[:, None] + tl.load(part + (i * G + g[:, None]) * D + d[None, :]) * w[:, None]
+                m_run = new
+        tl.store(out + (rh * G + g[:, None]) * D + d[None, :], (acc / l_run[:, None]).to(out.dtype.element_ty))
+    return split_kernel, combine_kernel
+
+def _decode_attention_triton(q, k_cache, v_cache, pad, pos, split: int = DECODE_SPLIT, warps: int = DECODE_WARPS):
+    import triton
+    (b, KV, G, D), C = q.shape, k_cache.shape[2]
+    ns = triton.cdiv(C, split)
+    part = q.new_empty(b, KV, ns, G, D, dtype=torch.float32)
+    top, den = (q.new_empty(b, KV, ns, G, dtype=torch.float32) for _ in 'ml')
+    out = torch.empty_like(q)
+    split_kernel, combine_kernel = _decode_attention_kernels()
+    split_kernel[(b * KV, ns)](q, k_cache, v_cache, pad, pos, part, top, den, D ** -0.5, C, KV=KV, NS=ns, G=G,
+                               GP=max(16, triton.next_power_of_2(G)), D=D, SPLIT=split, num_warps=warps)
+    combine_kernel[(b * KV,)](part, top, den, pad, pos, out, KV=KV, NS=ns, G=G, D=D, SPLIT=split)
+    return out
+
+def _decode_attention(q: Tensor, k_cache: Tensor, v_cache: Tensor, pad: Tensor, pos: Tensor) -> Tensor:
+    "Attention of one query token per row, GQA folded: q [b, KV, G, hd] (query head kv * G + i in [:, kv, i]) against k_cache, v_cache [b, KV, C, hd], row r attending columns pad[r]..pos[r] (int64 [b], inclusive) -> [b, KV, G, hd] in q's dtype, softmax scale hd^-0.5. Split-KV Triton kernels on CUDA (products and softmax in fp32) where hd and G are powers of two and G <= 16; `decode_attention_reference` elsewhere."
+    b, KV, G, D = q.shape
+    if q.is_cuda and _has_triton() and D & (D - 1) == 0 and G & (G - 1) == 0 and G <= 16:
+        return _decode_attention_triton(q.contiguous(), k_cache.contiguous(), v_cache.contiguous(), pad, pos)
+    return decode_attention_reference(q, k_cache, v_cache, pad, pos)
+
+if not hasattr(torch.ops.ta, "decode_attention"):  # importing `ta.patches.gqa` and running this notebook both define it
+    torch.library.custom_op("ta::decode_attention", mutates_args=())(_decode_attention).register_fake(
+        lambda q, k_cache, v_cache, pad, pos: torch.empty_like(q))
+decode_attention = torch.ops.ta.decode_attention
