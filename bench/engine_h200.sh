@@ -37,9 +37,10 @@
 #   DEADLINE=545 bash bench/engine_h200.sh build step_ab gputest_state  # the step before (./ab_before: git archive 1c752a9 ta,
 #                                                            # its checkpoints left out) and with the conv-step kernel; nb12's and
 #                                                            # nb09's GPU cells (.gpu without ffbin.tar.xz for step_ab alone)
-#   DEADLINE=570 bash bench/engine_h200.sh build step_ab attention_nb13 gputest_engine  # stop 29: the step before (./ab_before:
-#                                                            # git archive 486f91f ta) and with the split-KV decode attention; nb13
-#                                                            # executed with its outputs (the kernels against sdpa); nb09's GPU cells
+#   DEADLINE=570 bash bench/engine_h200.sh build step_ab attention_nb13 gputest_state  # stop 29: the step before (./ab_before:
+#                                                            # git archive 486f91f ta) and with the split-KV decode attention and the
+#                                                            # conv tile; nb13 executed with its outputs (the kernels against sdpa);
+#                                                            # nb12's and nb09's GPU cells
 #   DEADLINE=540 bash bench/engine_h200.sh build v13         # ta serve with the conv-step kernel and the split-KV attention, as v11
 # All systems: the synthetic full-size checkpoint (random weights, ta.synthetic), fixtures/speech_17s.flac, 3.3 new tokens
 # per second of audio. Each step stops at the shared deadline (DEADLINE seconds after start).
@@ -239,9 +240,6 @@ v11() {  # ta serve with 4 HTTP workers from a cold machine on this tree's step;
 }
 attention_nb13() {  # nbs/13_gqa_decode executed with its outputs: the split-KV kernels against sdpa, correctness and us per layer
   execute_nb 13_gqa_decode 2>&1 | quiet | tail -5
-}
-gputest_engine() {  # the engine notebook's GPU cells
-  GPU_NBS=09_engine gputest
 }
 v13() {  # as v11, with both stop-28's conv-step kernel and stop-29's split-KV decode attention in the step
   TAG=serve_http_v13_w4 SERVE_ARGS="--http-workers 4" serve

@@ -151,16 +151,14 @@ def _conv_step_kernel():
         r, blk = tl.program_id(0), tl.program_id(1)
         C: tl.constexpr = 2 * KD + VD
         if blk * BLOCK < C:                                  # channels: shift the window, convolve, SiLU, into q / k / v
-            c = blk * BLOCK + tl.arange(0, BLOCK)
+            c, j = blk * BLOCK + tl.arange(0, BLOCK), tl.arange(0, K)
             m = c < C
-            new, row = tl.load(proj + r * stride + c, mask=m, other=0.0), state + (r * C + c) * K
-            acc = tl.zeros([BLOCK], tl.float32)
-            for j in tl.static_range(K - 1):
-                s = tl.load(row + j + 1, mask=m, other=0.0)
-                acc += s.to(tl.float32) * tl.load(w + c * K + j, mask=m, other=0.0).to(tl.float32)
-                tl.store(row + j, s, mask=m)
-            acc += new.to(tl.float32) * tl.load(w + c * K + K - 1, mask=m, other=0.0).to(tl.float32)
-            tl.store(row + K - 1, new.to(state.dtype.element_ty), mask=m)
+            new = tl.load(proj + r * stride + c, mask=m, other=0.0)
+            tap = (r * C + c[:, None]) * K + j[None, :]                # [BLOCK, K]: the channels' windows, one contiguous tile
+            window = tl.load(state + tap + 1, mask=m[:, None] & (j[None, :] < K - 1), other=0.0)   # shifted by one tap
+            window = tl.where(j[None, :] == K - 1, new[:, None].to(state.dtype.element_ty), window)  # the new column last
+            tl.store(state + tap, window, mask=m[:, None])
+            acc = tl.sum(window.to(tl.float32) * tl.load(w + c[:, None] * K + j[None, :], mask=m[:, None], other=0.0).to(tl.float32), 1)
             if HAS_BIAS: acc += tl.load(bias + c, mask=m, other=0.0).to(tl.float32)
             y = (acc / (1.0 + tl.exp(-acc))).to(q.dtype.element_ty)
             tl.store(q + r * KD + c, y, mask=m & (c < KD))
@@ -188,8 +186,8 @@ def _conv_step_triton(proj, conv_state, weight, bias, A_log, dt_bias, key_dim, v
 
 def _gdn_conv_step_(proj: Tensor, conv_state: Tensor, weight: Tensor, bias: Tensor | None, A_log: Tensor, dt_bias: Tensor,
                     key_dim: int, value_dim: int) -> tuple[Tensor, Tensor, Tensor, Tensor, Tensor]:
-    "One Gated DeltaNet decode step before the recurrence. proj [b, N]: the layer's fused input projection (qkv [C = 2 key_dim + value_dim], z [value_dim], b [HV], a [HV]); conv_state [b, C, K] shifted in place with qkv appended; weight [C, K], bias [C] or None: the depthwise conv. -> q, k [b, key_dim] and v [b, value_dim] (SiLU of the conv, in proj's dtype, each contiguous), g [b, HV] fp32 (log decay, -exp(A_log) softplus(a + dt_bias)), beta [b, HV] (sigmoid(b)). One Triton kernel on CUDA, `conv_step_reference` elsewhere."
-    if proj.is_cuda and _has_triton(): return _conv_step_triton(proj, conv_state, weight.contiguous(), bias, A_log, dt_bias, key_dim, value_dim)
+    "One Gated DeltaNet decode step before the recurrence. proj [b, N]: the layer's fused input projection (qkv [C = 2 key_dim + value_dim], z [value_dim], b [HV], a [HV]); conv_state [b, C, K] shifted in place with qkv appended; weight [C, K], bias [C] or None: the depthwise conv. -> q, k [b, key_dim] and v [b, value_dim] (SiLU of the conv, in proj's dtype, each contiguous), g [b, HV] fp32 (log decay, -exp(A_log) softplus(a + dt_bias)), beta [b, HV] (sigmoid(b)). One Triton kernel on CUDA (a conv kernel size that is a power of two), `conv_step_reference` elsewhere."
+    if proj.is_cuda and _has_triton() and conv_state.shape[-1] & (conv_state.shape[-1] - 1) == 0: return _conv_step_triton(proj, conv_state, weight.contiguous(), bias, A_log, dt_bias, key_dim, value_dim)
     return conv_step_reference(proj, conv_state, weight, bias, A_log, dt_bias, key_dim, value_dim)
 
 @functools.cache
