@@ -42,6 +42,7 @@
 #                                                            # conv tile; nb13 executed with its outputs (the kernels against sdpa);
 #                                                            # nb12's and nb09's GPU cells
 #   DEADLINE=540 bash bench/engine_h200.sh build v13         # ta serve with the conv-step kernel and the split-KV attention, as v11
+#   DEADLINE=570 bash bench/engine_h200.sh build v13_ab      # ta serve with stop 28's step, then with v13's, one call (./ab_overlay)
 # All systems: the synthetic full-size checkpoint (random weights, ta.synthetic), fixtures/speech_17s.flac, 3.3 new tokens
 # per second of audio. Each step stops at the shared deadline (DEADLINE seconds after start).
 set -uo pipefail
@@ -243,6 +244,12 @@ attention_nb13() {  # nbs/13_gqa_decode executed with its outputs: the split-KV 
 }
 v13() {  # as v11, with both stop-28's conv-step kernel and stop-29's split-KV decode attention in the step
   TAG=serve_http_v13_w4 SERVE_ARGS="--http-workers 4" serve
+}
+v13_ab() {  # ta serve with stop 28's step (./ab_before, or this tree's ta overlaid with ./ab_overlay: commit 486f91f's engine.py,
+            # patches/gqa.py and patches/state.py), then with this tree's (v13), one call, cold caches for the first, 2 rounds each
+  [ -d ab_before ] || { mkdir ab_before && cp -r ta ab_before/ && cp -r ab_overlay/ta/. ab_before/ta/; }
+  PYTHONPATH=$PWD/ab_before:$PYTHONPATH TAG=serve_http_v13_before_w4 SERVE_ARGS="--http-workers 4" ROUNDS=2 serve
+  TAG=serve_http_v13_after_w4 SERVE_ARGS="--http-workers 4" ROUNDS=2 serve
 }
 for step in "$@"; do echo "== $step at ${SECONDS}s"; $step; done
 echo "== done at ${SECONDS}s"
