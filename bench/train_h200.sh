@@ -16,8 +16,9 @@ if [ "${1:-}" = --unpack ]; then   # into a new folder first: the state it repla
   cp "$2"/train_log.txt bench/h200/train_$(jq -r .step .train/run/state/meta.json).log; exit; fi
 # bash bench/train_h200.sh MINUTES [profile|-] [python -m ta.train arguments, e.g. --total-steps 8000]
 #   profile: first profile a step (bench/train_profile_h200.py, about a minute)
-#   DEADLINE (default 570): seconds after the start by which training is sent SIGTERM (it saves, as on Ctrl-C), so the
-#   state is packed into $OUT before the device call's 600 s limit, whatever MINUTES says
+#   DEADLINE (default 570): seconds after the start by which training is sent SIGTERM (it ends the step it is in, saves
+#   the state and the checkpoint and exits with 143, its workers' deaths from the same signal not taken for a crash), so
+#   the state is packed into $OUT before the device call's 600 s limit, whatever MINUTES says
 minutes=${1:-8}; profile=${2:-}; extra=("${@:3}"); deadline=${DEADLINE:-570}
 python3 -m pip install -q --upgrade --no-index --no-deps --no-compile --no-cache-dir --target /tmp/site .train/wheels/*.whl
 mkdir -p /tmp/flite && tar xJf .train/flite.tar.xz -C /tmp/flite

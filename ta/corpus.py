@@ -18,9 +18,9 @@ from .features import SAMPLE_RATE
 # %% auto #0
 __all__ = ['ENGLISH', 'VARIANTS', 'HELD_OUT_ACCENT', 'HELD_OUT_VARIANTS', 'ESPEAK_RATE', 'FLITE_VOICES', 'HELD_OUT_FLITE',
            'FLITE_SHARE', 'HELD_OUT_BOOKS', 'MAX_CRASHES_IN_A_ROW', 'PIPER_VOICE', 'voices', 'Espeak',
-           'SynthesisCrashed', 'IsolatedEspeak', 'Flite', 'read_lines', 'read_kjv', 'read_words', 'word_salad',
-           'number_sentence', 'Texts', 'add_reverb', 'add_noise', 'telephone', 'augment', 'Utterance', 'utterance',
-           'Piper']
+           'SynthesisCrashed', 'IsolatedEspeak', 'FliteFailed', 'Flite', 'read_lines', 'read_kjv', 'read_words',
+           'word_salad', 'number_sentence', 'Texts', 'add_reverb', 'add_noise', 'telephone', 'augment', 'Utterance',
+           'utterance', 'Piper']
 
 # %% ../nbs/20_corpus.ipynb #8aa230e3
 ENGLISH = ['en-us', 'en', 'en-gb-x-rp', 'en-gb-scotland', 'en-gb-x-gbclan', 'en-gb-x-gbcwmd', 'en-us-nyc', 'en-029']
@@ -161,19 +161,26 @@ FLITE_VOICES = ['kal16', 'awb', 'rms']   # training
 HELD_OUT_FLITE = 'slt'                   # testing only
 FLITE_SHARE = 0.2                        # of training utterances: flite is ~15x slower than espeak-ng in-process
 
+class FliteFailed(TaError):
+    "flite's run for `text` in `voice` failed (`reason`: its exit code and error output, or no answer in time): that utterance is lost, not the process that asked."
+    def __init__(self, text: str, voice: str, reason: str):
+        super().__init__(f'flite failed speaking {text!r} in {voice!r}: {reason}')
+        self.text, self.voice = text, voice
+
 class Flite:
     "Debian's flite program: 16 kHz float32 speech from its diphone and clustergen voices."
     def __init__(self):
         if not shutil.which('flite'): raise TaError('flite is not installed (apt-get install flite)')
 
     def say(self, text: str, voice: str = 'awb', stretch: float = 1.0) -> np.ndarray:
-        "`text` spoken by flite's `voice`, `stretch` times as long as its default pace: float32 [n] at 16 kHz. Raises `TaError` for a voice ta does not use or a failed run."
+        "`text` spoken by flite's `voice`, `stretch` times as long as its default pace: float32 [n] at 16 kHz. Raises `TaError` for a voice ta does not use, `FliteFailed` for a failed run."
         if voice not in FLITE_VOICES + [HELD_OUT_FLITE]: raise TaError(f'flite voice {voice!r} is not one of {FLITE_VOICES + [HELD_OUT_FLITE]}')
         with tempfile.TemporaryDirectory() as d:
             wav = Path(d) / 'x.wav'
-            p = subprocess.run(['flite', '-voice', voice, '--setf', f'duration_stretch={stretch:.3f}', '-t', text, '-o', str(wav)],
-                               capture_output=True, timeout=120)
-            if p.returncode or not wav.exists(): raise TaError(f'flite failed for voice {voice!r}: {p.stderr.decode()[-300:]}')
+            try: p = subprocess.run(['flite', '-voice', voice, '--setf', f'duration_stretch={stretch:.3f}', '-t', text, '-o', str(wav)],
+                                    capture_output=True, timeout=120)
+            except subprocess.TimeoutExpired: raise FliteFailed(text, voice, 'no answer in 120 s') from None
+            if p.returncode or not wav.exists(): raise FliteFailed(text, voice, f'exit code {p.returncode}: {p.stderr.decode().strip()[-300:]}')
             x, sr = sf.read(wav, dtype='float32')
         return x if sr == SAMPLE_RATE else soxr.resample(x, sr, SAMPLE_RATE).astype(np.float32)
 
@@ -291,16 +298,17 @@ def _flite_voice(flite: Flite, split: str, rng: np.random.Generator):
     voice = vs[rng.integers(len(vs))]
     return f'flite:{voice}', lambda text: flite.say(text, voice, float(rng.uniform(0.75, 1.35)))
 
-MAX_CRASHES_IN_A_ROW = 3   # `utterance` raises at this many crashes in a row: at one in 10,000 draws, espeak-ng is then broken, not unlucky
+MAX_CRASHES_IN_A_ROW = 3   # `utterance` raises at this many failed draws in a row: at one in 10,000 draws, a synthesiser is then broken, not unlucky
 _log = logging.getLogger('ta.corpus')
 
 def utterance(tts: Espeak | IsolatedEspeak, texts: Texts, split: str, rng: np.random.Generator, max_s: float = 18.0,
               flite: Flite | None = None, flite_share: float = FLITE_SHARE) -> Utterance:
-    "A random sentence of `split` in a random voice of `split` (espeak-ng's; with `flite`, flite's `flite_share` of the time), at most `max_s` seconds. A draw that `tts` crashed on is logged and drawn again; `TaError` after `MAX_CRASHES_IN_A_ROW` in a row."
+    "A random sentence of `split` in a random voice of `split` (espeak-ng's; with `flite`, flite's `flite_share` of the time), at most `max_s` seconds. A draw that `tts` crashed on or flite failed on is logged and drawn again; `TaError` after `MAX_CRASHES_IN_A_ROW` in a row."
     for _ in range(MAX_CRASHES_IN_A_ROW):
         try: return _draw(tts, texts, split, rng, max_s, flite, flite_share)
         except SynthesisCrashed as e: _log.warning('%s (crash %d of this synthesiser): another sentence and voice drawn', e, tts.crashes)
-    raise TaError(f'espeak-ng crashed on {MAX_CRASHES_IN_A_ROW} utterances in a row')
+        except FliteFailed as e: _log.warning('%s: another sentence and voice drawn', e)
+    raise TaError(f'espeak-ng crashed or flite failed on {MAX_CRASHES_IN_A_ROW} utterances in a row')
 
 def _draw(tts: Espeak | IsolatedEspeak, texts: Texts, split: str, rng: np.random.Generator, max_s: float, flite: Flite | None,
           flite_share: float) -> Utterance:

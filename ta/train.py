@@ -4,7 +4,7 @@
 
 # %% ../nbs/21_train.ipynb #f1edb7f7
 from __future__ import annotations
-import argparse, json, math, os, shutil, signal, time
+import argparse, json, math, os, shutil, signal, sys, threading, time
 from dataclasses import MISSING, dataclass, fields
 from pathlib import Path
 import numpy as np
@@ -13,7 +13,7 @@ import torch.nn.functional as F
 from torch import Tensor
 from safetensors.torch import save_file, load_file
 from transformers import PreTrainedTokenizerFast, GraniteSpeech5EncoderConfig, GraniteSpeech5Encoder, Qwen3_5TextConfig, Qwen3_5ForCausalLM
-from .corpus import Espeak, Flite, IsolatedEspeak, FLITE_SHARE, HELD_OUT_FLITE, Piper, PIPER_VOICE, Texts, Utterance, read_kjv, read_words, number_sentence, utterance, augment
+from .corpus import Flite, IsolatedEspeak, FLITE_SHARE, HELD_OUT_FLITE, Piper, PIPER_VOICE, Texts, Utterance, read_kjv, read_words, number_sentence, utterance, augment
 from .eval import normalize, row_errors, corpus_wer
 from .features import SAMPLE_RATE, batch_clip_features
 from .errors import TaError
@@ -22,11 +22,11 @@ from .tiny import build_tokenizer, write_layout_files
 from .patches.kernels import torch_references
 
 # %% auto #0
-__all__ = ['DEFAULT_VOCAB', 'DEFAULT_DIM', 'REWARM', 'CTC_WEIGHT', 'SHARD_BYTES', 'SAVE_EVERY_S', 'LOG_EVERY', 'ARG_HELP',
-           'default_configs', 'new_model', 'batch_inputs', 'losses', 'SpeechStream', 'load_texts', 'test_set',
-           'held_out_wer', 'voice_test_set', 'piper_test_set', 'flite_test_set', 'lr_at', 'TrainArgs', 'unique_tensors',
-           'save_shards', 'load_shards', 'save_state', 'restore', 'evaluate_state', 'export_checkpoint',
-           'training_corpus', 'train', 'train_parser', 'main']
+__all__ = ['DEFAULT_VOCAB', 'DEFAULT_DIM', 'REWARM', 'CTC_WEIGHT', 'SHARD_BYTES', 'SAVE_EVERY_S', 'MAX_LOADER_RESTARTS',
+           'LOG_EVERY', 'ARG_HELP', 'default_configs', 'new_model', 'batch_inputs', 'losses', 'SpeechStream',
+           'load_texts', 'test_set', 'held_out_wer', 'voice_test_set', 'piper_test_set', 'flite_test_set', 'lr_at',
+           'TrainArgs', 'unique_tensors', 'save_shards', 'load_shards', 'save_state', 'restore', 'evaluate_state',
+           'export_checkpoint', 'training_corpus', 'train', 'train_parser', 'main']
 
 # %% ../nbs/21_train.ipynb #2e77954e
 DEFAULT_VOCAB = 1024      # BPE tokens, specials included: ~1.3 per English word
@@ -122,9 +122,9 @@ def load_texts(data: Path) -> Texts:
 
 # %% ../nbs/21_train.ipynb #dfde5444
 def test_set(data: Path, n: int = 200, seed: int = 1234) -> list:
-    "`n` held-out utterances (voices, accent and verses no training row has), half clean and half augmented, always the same ones."
-    tts, texts, rng = Espeak(), load_texts(data), np.random.default_rng(seed)
-    utts = [utterance(tts, texts, 'test', rng) for _ in range(n)]
+    "`n` held-out utterances (voices, accent and verses no training row has), half clean and half augmented, always the same ones. espeak-ng speaks in a child process, as in the loader's workers: a crash inside it costs a draw, not the run."
+    texts, rng = load_texts(data), np.random.default_rng(seed)
+    with IsolatedEspeak() as tts: utts = [utterance(tts, texts, 'test', rng) for _ in range(n)]
     for u in utts[1::2]: u.audio = augment(torch.from_numpy(u.audio), rng).numpy()
     return utts
 
@@ -218,6 +218,7 @@ def save_state(folder: Path, model: ASRModel, meta: dict):
 
 def restore(folder: Path) -> tuple[ASRModel, dict]:
     "The fp32 model (on the CPU) and the meta that `save_state` wrote to `folder`. Raises `TaError` for a missing or damaged state."
+    if not folder.is_dir(): raise TaError(f'{folder}: no training state there (`python -m ta.train --out DIR` saves one in DIR/state)')
     try:
         meta = json.loads((folder / 'meta.json').read_text())
         model = new_model(PreTrainedTokenizerFast.from_pretrained(folder), meta.get('dim', DEFAULT_DIM))
@@ -283,38 +284,53 @@ def _step(model: ASRModel, opt: torch.optim.Optimizer, clips: list[Tensor], targ
     opt.step()
     return ce.detach(), ctc.detach(), norm.detach()
 
-def train(a: TrainArgs) -> dict:
-    "Train (or resume) the default model on fresh synthetic speech for `a.minutes`; save the state and export the checkpoint to `a.out`."
-    device = 'cuda' if torch.cuda.is_available() else 'cpu'
+def train(a: TrainArgs, stop: threading.Event | None = None) -> dict:
+    "Train (or resume) the default model on fresh synthetic speech for `a.minutes`, or until `stop` is set (`main` sets it on SIGTERM); save the state and export the checkpoint to `a.out`. An error after a step saves the state, then is raised."
+    device, stop = 'cuda' if torch.cuda.is_available() else 'cpu', stop or threading.Event()
     torch.manual_seed(a.seed)
     model, opt, meta = _start(a, device)
-    tests = test_set(a.data, a.eval_utterances)
+    tests, first = test_set(a.data, a.eval_utterances), meta['step']
     # transformers' torch Gated DeltaNet, never fla's chunked kernel even where fla is installed: its backward refuses
     # Triton 3.4-3.7.0 on Hopper (bench/h200/train_fla_backward_refused.log), and every step so far ran the torch code
     try:
-        with torch_references(model): _loop(a, model, opt, meta, tests)
-    except KeyboardInterrupt: print('interrupted: saving the state', flush=True)   # Ctrl-C, or SIGTERM through `main`
-    else: _evaluate(model, tests, meta)
+        with torch_references(model): _loop(a, model, opt, meta, tests, stop)
+        if not stop.is_set(): _evaluate(model, tests, meta)
+    except KeyboardInterrupt: print('interrupted: saving the state', flush=True)   # Ctrl-C
+    except Exception as e:
+        if not (stop.is_set() and _loader_failed(e)):   # a worker's death from the SIGTERM that stopped the run is no error
+            if meta['step'] > first:
+                print(f"stopped at step {meta['step']} by {type(e).__name__}: saving the state", flush=True); save_state(a.out / 'state', model, meta)
+            raise
+    if stop.is_set(): print('stopped by SIGTERM: saving the state', flush=True)
     save_state(a.out / 'state', model, meta)
     export_checkpoint(model, a.out / 'checkpoint')
     print(f"step {meta['step']}: state in {a.out / 'state'}, checkpoint in {a.out / 'checkpoint'}", flush=True)
     return meta
 
 SAVE_EVERY_S = 120   # the state is also saved this often: a device call killed at its limit loses at most this much
+MAX_LOADER_RESTARTS = 3   # new loaders in a row without a batch, then the run gives up: workers failing at every start are broken, not unlucky
 
-def _loop(a: TrainArgs, model: ASRModel, opt: torch.optim.Optimizer, meta: dict, tests: list):
-    "The training steps of one run, until `a.minutes` or `a.total_steps`: logs, evaluations and periodic saves into `meta` and `a.out`."
-    t0 = saved = time.time(); window, first, wait = [], meta['step'], 0.0
+def _loader_failed(e: BaseException) -> bool:
+    "Whether `e` is a loader worker's failure that a new loader may mend: its death (a RuntimeError naming the DataLoader worker) or a `TaError` it raised (its espeak-ng child would not start, say), which the loader raises again here."
+    return isinstance(e, TaError) or isinstance(e, RuntimeError) and 'DataLoader worker' in str(e)
+
+def _loop(a: TrainArgs, model: ASRModel, opt: torch.optim.Optimizer, meta: dict, tests: list, stop: threading.Event):
+    "The training steps of one run, until `a.minutes`, `a.total_steps` or `stop`: logs, evaluations and periodic saves into `meta` and `a.out`."
+    t0 = saved = time.time(); window, first, wait, failures = [], meta['step'], 0.0, 0
     batches = _batches(a, model.tokenizer, meta)
-    while time.time() - t0 < a.minutes * 60 and meta['step'] < a.total_steps:
+    while not stop.is_set() and time.time() - t0 < a.minutes * 60 and meta['step'] < a.total_steps:
         rewarm = min(1.0, (meta['step'] - first + 1) / REWARM) if first else 1.0   # fresh Adam moments after a resume
         try:
             t = time.time(); clips, targets = next(batches); wait += time.time() - t
             ce, ctc, norm = _step(model, opt, clips, targets, rewarm * lr_at(meta['step'], a.lr, a.warmup, a.total_steps))
-        except RuntimeError as e:   # a worker died (espeak-ng's crashes stay in its child): new loader, batch skipped
-            if 'DataLoader worker' not in str(e): raise
+        except (RuntimeError, TaError) as e:   # a worker died or raised (espeak-ng's crashes stay in its child): new loader, batch skipped
+            if not _loader_failed(e): raise
+            if stop.is_set(): break            # its workers died of the SIGTERM this process got: not a crash
+            if (failures := failures + 1) > MAX_LOADER_RESTARTS:
+                raise TaError(f'the loader failed {failures} times in a row without a batch, the last: {str(e).strip().splitlines()[-1]}') from e
             meta['loader_restarts'] = meta.get('loader_restarts', 0) + 1; print(f'loader restarted: {e}', flush=True)
             batches = _batches(a, model.tokenizer, meta); continue
+        failures = 0
         meta['step'] += 1
         meta['audio_hours'] += sum(len(c) for c in clips) / SAMPLE_RATE / 3600
         window.append(torch.stack([ce, ctc, norm]))
@@ -349,31 +365,37 @@ def train_parser() -> argparse.ArgumentParser:
     return p
 
 ARG_HELP = dict(out='the run folder: state/ (resumed from when present), checkpoint/, evaluation.json',
-                data='kjv.txt.gz and words.txt.gz, from `bash bench/train_data.sh`', total_steps="the schedule's length, across resumed runs",
-                minutes='stop this run (and save) after this long', batch_seconds='seconds of audio a step (at least 1)',
-                lr='peak learning rate', warmup='warm-up steps of a new run', workers='loader processes (0: in this process)',
-                eval_every='steps between held-out evaluations', eval_utterances='held-out utterances an evaluation scores',
-                dim='model width of a new run (a resumed run keeps its own)', flite_share='share of utterances flite speaks (0: espeak-ng only)',
-                seed='seed of the data and the initial weights')
+                data='kjv.txt.gz and words.txt.gz, from `bash bench/train_data.sh`', total_steps="the schedule's length, across resumed runs (at least 1)",
+                minutes='stop this run (and save) after this long (finite, above 0)', batch_seconds='seconds of audio a step (finite, at least 1)',
+                lr='peak learning rate (finite, above 0)', warmup='warm-up steps of a new run (0 or more)', workers='loader processes (0: in this process)',
+                eval_every='steps between held-out evaluations (at least 1)', eval_utterances='held-out utterances an evaluation scores (at least 1)',
+                dim="model width of a new run, a multiple of the encoder's 4 attention heads (a resumed run keeps its own)",
+                flite_share='share of utterances flite speaks, 0 to 1 (0: espeak-ng only)', seed='seed of the data and the initial weights (0 or more)')
 
 def _check(p: argparse.ArgumentParser, a: argparse.Namespace):
     "Refuse values the loop cannot run with, through the parser's error (exit code 2)."
-    for name, ok in (('minutes', a.minutes > 0), ('batch_seconds', a.batch_seconds >= 1), ('eval_every', a.eval_every >= 1),
-                     ('eval_utterances', a.eval_utterances >= 1), ('workers', a.workers >= 0), ('flite_share', 0 <= a.flite_share <= 1)):
+    heads = default_configs()[0].num_attention_heads   # the encoder's: its head width is dim // heads
+    for name, ok in (('total_steps', a.total_steps >= 1), ('minutes', 0 < a.minutes < math.inf), ('batch_seconds', 1 <= a.batch_seconds < math.inf),
+                     ('lr', 0 < a.lr < math.inf), ('warmup', a.warmup >= 0), ('eval_every', a.eval_every >= 1),
+                     ('eval_utterances', a.eval_utterances >= 1), ('workers', a.workers >= 0), ('dim', a.dim >= heads and a.dim % heads == 0),
+                     ('flite_share', 0 <= a.flite_share <= 1), ('seed', a.seed >= 0)):
         if not ok: p.error(f"--{name.replace('_', '-')} {getattr(a, name)}: {ARG_HELP[name]}")
-
-def _interrupt(signum, frame): raise KeyboardInterrupt   # SIGTERM: save, as Ctrl-C does
+    if a.evaluate is not None and a.evaluate < 1: p.error(f'--evaluate {a.evaluate}: N must be at least 1')
 
 def main(argv: list[str] | None = None) -> int:
-    "`python -m ta.train`: train or resume per the arguments, `--export` a saved state as a checkpoint folder, or `--evaluate` it."
+    "`python -m ta.train`: train or resume per the arguments, `--export` a saved state as a checkpoint folder, or `--evaluate` it. Exit code 0 when done, 1 for an error (its message on stderr; a run that made steps saved its state first), 2 for bad arguments, 143 when SIGTERM stopped the run (its state saved)."
     p = train_parser(); a = p.parse_args(argv); _check(p, a)
-    if a.export: print(export_checkpoint(restore(a.out / 'state')[0], a.export)); return 0
-    if a.evaluate:
-        r = evaluate_state(a.out / 'state', a.data, a.evaluate)
-        (a.out / 'evaluation.json').write_text(json.dumps(r, indent=1)); print(json.dumps(r)); return 0
-    signal.signal(signal.SIGTERM, _interrupt)
-    train(TrainArgs(**{f.name: getattr(a, f.name) for f in fields(TrainArgs)}))
-    return 0
+    try:
+        if a.export: print(export_checkpoint(restore(a.out / 'state')[0], a.export)); return 0
+        if a.evaluate is not None:
+            r = evaluate_state(a.out / 'state', a.data, a.evaluate)
+            (a.out / 'evaluation.json').write_text(json.dumps(r, indent=1)); print(json.dumps(r)); return 0
+        stop = threading.Event()   # SIGTERM only sets it: the loop stops at its next step, and a loader whose workers the same signal killed is not restarted
+        old = signal.signal(signal.SIGTERM, lambda signum, frame: stop.set())
+        try: train(TrainArgs(**{f.name: getattr(a, f.name) for f in fields(TrainArgs)}), stop)
+        finally: signal.signal(signal.SIGTERM, old)
+        return 128 + signal.SIGTERM if stop.is_set() else 0
+    except TaError as e: print(f'python -m ta.train: error: {e.message}', file=sys.stderr); return 1
 
 # %% ../nbs/21_train.ipynb #b470df7a
 #| eval: false
