@@ -42,7 +42,8 @@
 #                                                            # conv tile; nb13 executed with its outputs (the kernels against sdpa);
 #                                                            # nb12's and nb09's GPU cells
 #   DEADLINE=540 bash bench/engine_h200.sh build v13         # ta serve with the conv-step kernel and the split-KV attention, as v11
-#   DEADLINE=570 bash bench/engine_h200.sh build v13_ab      # ta serve with stop 28's step, then with v13's, one call (./ab_overlay)
+#   DEADLINE=560 bash bench/engine_h200.sh build v13_ab      # ta serve with stop 28's step, then with v13's, one call; ./ab_overlay from:
+#     mkdir -p ab_overlay/ta/patches; for f in engine.py patches/gqa.py patches/state.py; do git show 486f91f:ta/$f > ab_overlay/ta/$f; done
 # All systems: the synthetic full-size checkpoint (random weights, ta.synthetic), fixtures/speech_17s.flac, 3.3 new tokens
 # per second of audio. Each step stops at the shared deadline (DEADLINE seconds after start).
 set -uo pipefail
