@@ -4,7 +4,7 @@
 
 # %% ../nbs/06_server.ipynb #c002
 from __future__ import annotations
-import asyncio, base64, binascii, contextlib, ctypes, ctypes.util, errno, functools, hmac, json, logging, math, os, re, resource, socket, threading, time, urllib.parse, warnings, zlib
+import asyncio, base64, binascii, contextlib, ctypes, ctypes.util, errno, functools, gc, hmac, json, logging, math, os, re, resource, socket, threading, time, urllib.parse, warnings, zlib
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, fields
@@ -33,12 +33,13 @@ from .settings import Settings, LISTEN_BACKLOG
 __all__ = ['MAX_SPEAKERS', 'log', 'COUNTER_SLOTS', 'GAUGES', 'PUBLISH_INTERVAL_S', 'STAGES', 'transcribe_router', 'health_router',
            'stats_router', 'PIPELINE_BYTES', 'docs_router', 'STOPPED', 'Options', 'parse_options', 'require_ready',
            'Episode', 'InFlight', 'Claim', 'admitted', 'off_loop', 'Deadline', 'read_body', 'decode_content',
-           'single_valued', 'parse_request', 'parse_form', 'pick_device', 'quiet_notices', 'load_for_serving',
-           'start_engine', 'warm_up', 'CounterRows', 'publish_counters', 'Engine', 'get_engine', 'check_api_key',
-           'Word', 'SpeakerTurn', 'Transcription', 'ErrorBody', 'decode_upload', 'record', 'post_transcribe',
-           'get_health', 'get_stats', 'add_error_handlers', 'ConnectionGuard', 'GuardedH11', 'AmbiguousFraming',
-           'quiet_floods', 'raise_open_file_limit', 'trim_now', 'trim_memory', 'get_docs', 'get_redoc', 'build_app',
-           'bind_port', 'check_port', 'server_config', 'check_settings', 'serve', 'launch', 'wait_healthy']
+           'single_valued', 'parse_request', 'parse_form', 'pick_device', 'quiet_notices', 'freeze_heap',
+           'load_for_serving', 'start_engine', 'warm_up', 'CounterRows', 'publish_counters', 'Engine', 'get_engine',
+           'check_api_key', 'Word', 'SpeakerTurn', 'Transcription', 'ErrorBody', 'decode_upload', 'record',
+           'post_transcribe', 'get_health', 'get_stats', 'add_error_handlers', 'ConnectionGuard', 'GuardedH11',
+           'AmbiguousFraming', 'quiet_floods', 'raise_open_file_limit', 'trim_now', 'trim_memory', 'get_docs',
+           'get_redoc', 'build_app', 'bind_port', 'check_port', 'server_config', 'check_settings', 'serve', 'launch',
+           'wait_healthy']
 
 # %% ../nbs/06_server.ipynb #c008
 @dataclass(frozen=True)
@@ -402,6 +403,11 @@ def quiet_notices(device: torch.device):
     for category in (FutureWarning, DeprecationWarning):  # transformers and peft telling ta's developers about their API
         warnings.filterwarnings('ignore', category=category, module=r'(transformers|peft|torch)(\.|$)')
 
+def freeze_heap() -> int:
+    "Collect garbage once, then move every object alive now out of the collector's generations (`gc.freeze`): the imported modules, the model and its graphs, some 450,000 objects after a CPU start that never die. A full collection walks them all, a pause of 260-350 ms for every thread of the process on this 2-core CPU, `/health` included (nbs/17b_soak); frozen, they are skipped. Called once a process holds what it serves (after its warm-up). Returns how many objects are frozen."
+    gc.collect(); gc.freeze()
+    return gc.get_freeze_count()
+
 def load_for_serving(settings: Settings) -> DecodeEngine:
     "Load the checkpoint on the chosen device, then set up (graphs), start and warm the decode engine."
     device = pick_device(settings.device)
@@ -414,6 +420,7 @@ def load_for_serving(settings: Settings) -> DecodeEngine:
     engine = DecodeEngine(model, settings.max_batch_size, settings.graph_mode, settings.synthetic_tokens_per_second or None,
                           state_dtype=settings.state_dtype).setup(log.info)
     warm_up(engine, (1.0, 4.0)[:settings.max_batch_size])
+    log.info('%d objects kept out of garbage collection', freeze_heap())
     return engine
 
 def start_engine(settings: Settings) -> DecodeEngine | EngineProcess | EnginePool:
@@ -490,7 +497,7 @@ class Engine:
     def start(self, on_failure=None):
         "Load the model in a background thread; `on_failure(exc)` is called if that fails."
         def load():
-            try: self.scheduler = self._start()
+            try: self.scheduler = self._start(); freeze_heap()   # an HTTP worker's own objects (the engine's: `load_for_serving`)
             except Exception as e:
                 self.error = e; log.error('cannot load the model: %s', e)
                 if on_failure: on_failure(e)
