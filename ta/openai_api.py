@@ -107,11 +107,23 @@ def diarize_audio(audio: np.ndarray, o: Options) -> list[dict]:
 def _why(e: BaseException) -> str: return f'{type(e).__name__}: {e}' if not isinstance(e, (RuntimeError, TaError)) else str(e)
 
 # %% ../nbs/06a_openai.ipynb #a008
-async def _gather_words(chunks: list[Chunk], jobs: list[asyncio.Future]) -> tuple[list[dict] | None, str | None]:
-    "All words in order, or `None` and the first failure (naming its chunk's place in the audio)."
+async def _cpu_result(engine: Engine, job: asyncio.Future):
+    "The result of a CPU-pool job of a request (alignment, diarization); `NotReady` 503 \"send the request again\" once the drain time is up, as for a request still waiting for chunks: without it uvicorn's shutdown cancelled the wait and the client read a plain-text 500."
+    try:
+        while not engine.cut:
+            done, _ = await asyncio.wait({job}, timeout=0.5)
+            if done: return job.result()
+    except asyncio.CancelledError:
+        if not engine.draining: raise
+    job.add_done_callback(_retrieved)
+    raise NotReady(_CUT_SHORT)
+
+async def _gather_words(engine: Engine, chunks: list[Chunk], jobs: list[asyncio.Future]) -> tuple[list[dict] | None, str | None]:
+    "All words in order, or `None` and the first failure (naming its chunk's place in the audio). Raises `NotReady` when the drain time is up."
     words, errors = [], []
     for c, job in zip(chunks, jobs):
-        try: words += await job
+        try: words += await _cpu_result(engine, job)
+        except NotReady: raise
         except Exception as e: errors.append(f'alignment failed for the chunk at {c.start:.1f}-{c.end:.1f} s ({_why(e)})')
     if errors: return None, f"word timestamps are unavailable: {errors[0]}" + (f' (and {len(errors) - 1} more chunks)' if len(errors) > 1 else '')
     return words, None
@@ -130,9 +142,10 @@ async def transcribe_audio(request: Request | None, engine: Engine, audio: np.nd
         for j in aligning + [diarizing]: j is not None and j.add_done_callback(lambda f: f.cancelled() or f.exception())
         raise
     t = Transcript(audio_seconds(audio), chunks)
-    if o.return_timestamps: t.words, t.timestamp_error = await _gather_words(chunks, aligning)
+    if o.return_timestamps: t.words, t.timestamp_error = await _gather_words(engine, chunks, aligning)
     if diarizing is not None:
-        try: t.speaker_segments = await diarizing
+        try: t.speaker_segments = await _cpu_result(engine, diarizing)
+        except NotReady: raise
         except Exception as e: t.diarization_error = f'speaker labels are unavailable: {_why(e)}'
         if t.words and t.speaker_segments is not None:
             from ta.diarize import assign_speakers

@@ -381,6 +381,10 @@ def _check(p: argparse.ArgumentParser, a: argparse.Namespace):
                      ('flite_share', 0 <= a.flite_share <= 1), ('seed', a.seed >= 0)):
         if not ok: p.error(f"--{name.replace('_', '-')} {getattr(a, name)}: {ARG_HELP[name]}")
     if a.evaluate is not None and a.evaluate < 1: p.error(f'--evaluate {a.evaluate}: N must be at least 1')
+    if a.out.exists() and not a.out.is_dir(): p.error(f'--out {a.out}: a file, not a folder ({ARG_HELP["out"]})')
+    if a.export and a.export.exists() and not a.export.is_dir(): p.error(f'--export {a.export}: a file, not a folder')
+    if a.export and a.export.resolve().is_relative_to((a.out / 'state').resolve()):
+        p.error(f"--export {a.export}: inside the run's state folder {a.out / 'state'}; export somewhere else")
 
 def main(argv: list[str] | None = None) -> int:
     "`python -m ta.train`: train or resume per the arguments, `--export` a saved state as a checkpoint folder, or `--evaluate` it. Exit code 0 when done, 1 for an error (its message on stderr; a run that made steps saved its state first), 2 for bad arguments, 143 when SIGTERM stopped the run (its state saved)."
