@@ -60,8 +60,9 @@ CKPT=/tmp/syn2b; AUDIO=fixtures/speech_17s.flac; TPS=3.3; LEVELS=${LEVELS:-1,32,
 left() { echo $((DEADLINE - SECONDS)); }
 quiet() { grep -v -i "warn\|falling back"; }
 
-gputest() {  # the engine notebooks with their #| gpu cells (bench/run_nb.py: the machine has no nbdev; fastcore travels in .gpu)
-  for nb in ${GPU_NBS:-09_engine}; do timeout $(left) python bench/run_nb.py nbs/$nb.ipynb 2>&1 | quiet | tail -15 | tee "$OUT/gputest_$nb.log"; done
+gputest() {  # the engine notebooks with their #| gpu cells (bench/run_nb.py: the machine has no nbdev; fastcore travels in .gpu),
+             # each also written executed, with what its cells printed and plotted, to $OUT/NB.ipynb
+  for nb in ${GPU_NBS:-09_engine}; do timeout $(left) python bench/run_nb.py nbs/$nb.ipynb "$OUT/$nb.ipynb" 2>&1 | quiet | tail -15 | tee "$OUT/gputest_$nb.log"; done
 }
 bg_gputest() {  # gputest beside the next steps (while a server compiles: the GPU has room for both)
   gputest > "$OUT/gputest_bg.txt" 2>&1 &
