@@ -46,6 +46,9 @@
 #   DEADLINE=540 bash bench/engine_h200.sh build v13         # ta serve with the conv-step kernel and the split-KV attention, as v11
 #   DEADLINE=560 bash bench/engine_h200.sh build v13_ab      # ta serve with stop 28's step, then with v13's, one call; ./ab_overlay from:
 #     mkdir -p ab_overlay/ta/patches; for f in engine.py patches/gqa.py patches/state.py; do git show 486f91f:ta/$f > ab_overlay/ta/$f; done
+#   PREFILL_ARGS="--sizes 16,64 --variants compiled_graph" DEADLINE=570 GPU_NBS=09_engine bash bench/engine_h200.sh build \
+#     attention_nb13 gputest prefill                       # stop 30: nb13 executed (bf16 products in the split-KV kernel against
+#                                                            # stop 29's fp32 ones), the engine's GPU cells, the served prefill's kernels
 # All systems: the synthetic full-size checkpoint (random weights, ta.synthetic), fixtures/speech_17s.flac, 3.3 new tokens
 # per second of audio. Each step stops at the shared deadline (DEADLINE seconds after start).
 set -uo pipefail
@@ -157,7 +160,7 @@ v6b() {  # engine v6b: the encoder stage with the clips on the device at admissi
   wait
 }
 prefill() {  # engine v7: the prefill graph eager vs compiled at 8-64 prompts, its kernels, the compiled one against the eager one
-  timeout $(left) python bench/prefill_h200.py $CKPT $AUDIO "$OUT/prefill_h200.json" 2>&1 | tee "$OUT/prefill_h200.log" | quiet | tail -70
+  timeout $(left) python bench/prefill_h200.py $CKPT $AUDIO "$OUT/prefill_h200.json" ${PREFILL_ARGS:-} 2>&1 | tee "$OUT/prefill_h200.log" | quiet | tail -70
 }
 v7() {
   TAG=engine_offline_v7 offline

@@ -4,7 +4,7 @@
 
 # %% ../../nbs/13_gqa_decode.ipynb #c002
 from __future__ import annotations
-import functools
+import functools, os
 import torch
 import torch.nn.functional as F
 from torch import Tensor
@@ -54,7 +54,7 @@ def restore_attention(model) -> None:
 
 # %% ../../nbs/13_gqa_decode.ipynb #c019
 DECODE_SPLIT = 64   # KV columns per program of `decode_attention`'s kernel: 8 programs per row and KV head at the 496-column cache of an 18 s chunk
-DECODE_WARPS = 8    # warps per program: a 64 x 256 fp32 tile of keys or values is 64 registers a thread at 8
+DECODE_WARPS = 4    # warps per program: a 64 x 256 bf16 tile of keys or values is 64 registers a thread at 4 (measured below)
 
 def decode_attention_reference(q: Tensor, k_cache: Tensor, v_cache: Tensor, pad: Tensor, pos: Tensor) -> Tensor:
     "`decode_attention` in torch: sdpa over the whole cache with a bool mask of the columns pad..pos (the math backend off CUDA)."
@@ -70,7 +70,7 @@ def _decode_attention_kernels():
 
     @triton.jit
     def split_kernel(q, kc, vc, pad, pos, part, top, den, scale, C, KV: tl.constexpr, NS: tl.constexpr, G: tl.constexpr,
-                     GP: tl.constexpr, D: tl.constexpr, SPLIT: tl.constexpr):
+                     GP: tl.constexpr, D: tl.constexpr, SPLIT: tl.constexpr, LOWP: tl.constexpr):
         rh, s = tl.program_id(0), tl.program_id(1)                     # (row, KV head), slice of columns
         r = rh // KV
         lo = tl.maximum(tl.load(pad + r), s * SPLIT)
@@ -78,13 +78,14 @@ def _decode_attention_kernels():
         if lo < hi:                                                    # a slice without a live column does nothing
             g, d, n = tl.arange(0, GP), tl.arange(0, D), s * SPLIT + tl.arange(0, SPLIT)
             live = (n >= lo) & (n < hi)
-            qt = tl.load(q + (rh * G + g[:, None]) * D + d[None, :], mask=g[:, None] < G, other=0.0).to(tl.float32)
+            qt = tl.load(q + (rh * G + g[:, None]) * D + d[None, :], mask=g[:, None] < G, other=0.0)
             at = (rh * C + n[:, None]) * D + d[None, :]
-            k = tl.load(kc + at, mask=live[:, None], other=0.0).to(tl.float32)
-            sc = tl.where(live[None, :], tl.dot(qt, tl.trans(k)) * scale, float('-inf'))   # [GP, SPLIT]
+            k, v = tl.load(kc + at, mask=live[:, None], other=0.0), tl.load(vc + at, mask=live[:, None], other=0.0)
+            if not LOWP: qt, k, v = qt.to(tl.float32), k.to(tl.float32), v.to(tl.float32)   # exact copies of bf16
+            sc = tl.where(live[None, :], tl.dot(qt, tl.trans(k)) * scale, float('-inf'))   # [GP, SPLIT], fp32 accumulate
             m = tl.max(sc, 1)
             p = tl.exp(sc - m[:, None])
-            o = tl.dot(p, tl.load(vc + at, mask=live[:, None], other=0.0).to(tl.float32))  # [GP, D]
+            o = tl.dot(p.to(v.dtype), v)                                                 # [GP, D], fp32 accumulate
             i = rh * NS + s
             tl.store(part + (i * G + g[:, None]) * D + d[None, :], o, mask=g[:, None] < G)
             tl.store(top + i * G + g, m, mask=g < G)
@@ -110,7 +111,11 @@ def _decode_attention_kernels():
         tl.store(out + (rh * G + g[:, None]) * D + d[None, :], (acc / l_run[:, None]).to(out.dtype.element_ty))
     return split_kernel, combine_kernel
 
-def _decode_attention_triton(q, k_cache, v_cache, pad, pos, split: int = DECODE_SPLIT, warps: int = DECODE_WARPS):
+def _low_precision_products(q: Tensor) -> bool:
+    "Products of a 16-bit cache in its own dtype (fp32 accumulate) on a GPU; fp32 copies under Triton's CPU interpreter, whose 16-bit products are wrong."
+    return q.dtype in (torch.bfloat16, torch.float16) and os.environ.get('TRITON_INTERPRET') != '1'
+
+def _decode_attention_triton(q, k_cache, v_cache, pad, pos, split: int = DECODE_SPLIT, warps: int = DECODE_WARPS, lowp: bool | None = None):
     import triton
     (b, KV, G, D), C = q.shape, k_cache.shape[2]
     ns = triton.cdiv(C, split)
@@ -119,12 +124,13 @@ def _decode_attention_triton(q, k_cache, v_cache, pad, pos, split: int = DECODE_
     out = torch.empty_like(q)
     split_kernel, combine_kernel = _decode_attention_kernels()
     split_kernel[(b * KV, ns)](q, k_cache, v_cache, pad, pos, part, top, den, D ** -0.5, C, KV=KV, NS=ns, G=G,
-                               GP=max(16, triton.next_power_of_2(G)), D=D, SPLIT=split, num_warps=warps)
+                               GP=max(16, triton.next_power_of_2(G)), D=D, SPLIT=split,
+                               LOWP=_low_precision_products(q) if lowp is None else lowp, num_warps=warps)
     combine_kernel[(b * KV,)](part, top, den, pad, pos, out, KV=KV, NS=ns, G=G, D=D, SPLIT=split)
     return out
 
 def _decode_attention(q: Tensor, k_cache: Tensor, v_cache: Tensor, pad: Tensor, pos: Tensor) -> Tensor:
-    "Attention of one query token per row, GQA folded: q [b, KV, G, hd] (query head kv * G + i in [:, kv, i]) against k_cache, v_cache [b, KV, C, hd], row r attending columns pad[r]..pos[r] (int64 [b], inclusive) -> [b, KV, G, hd] in q's dtype, softmax scale hd^-0.5. Split-KV Triton kernels on CUDA (products and softmax in fp32) where hd and G are powers of two and G <= 16; `decode_attention_reference` elsewhere."
+    "Attention of one query token per row, GQA folded: q [b, KV, G, hd] (query head kv * G + i in [:, kv, i]) against k_cache, v_cache [b, KV, C, hd], row r attending columns pad[r]..pos[r] (int64 [b], inclusive) -> [b, KV, G, hd] in q's dtype, softmax scale hd^-0.5. Split-KV Triton kernels on CUDA (products of bf16 in bf16, accumulated in fp32, softmax in fp32) where hd and G are powers of two and G <= 16; `decode_attention_reference` elsewhere."
     b, KV, G, D = q.shape
     if q.is_cuda and _has_triton() and D & (D - 1) == 0 and G & (G - 1) == 0 and G <= 16:
         return _decode_attention_triton(q.contiguous(), k_cache.contiguous(), v_cache.contiguous(), pad, pos)
