@@ -49,6 +49,7 @@
 #   PREFILL_ARGS="--sizes 16,64 --variants compiled_graph" DEADLINE=570 GPU_NBS=09_engine bash bench/engine_h200.sh build \
 #     attention_nb13 gputest prefill                       # stop 30: nb13 executed (bf16 products in the split-KV kernel against
 #                                                            # stop 29's fp32 ones), the engine's GPU cells, the served prefill's kernels
+#   DEADLINE=300 bash bench/engine_h200.sh gemm_stream  # stop 30: the weight GEMMs streamed from HBM, cuBLAS vs Triton (bench/gemm_stream_h200.py)
 # All systems: the synthetic full-size checkpoint (random weights, ta.synthetic), fixtures/speech_17s.flac, 3.3 new tokens
 # per second of audio. Each step stops at the shared deadline (DEADLINE seconds after start).
 set -uo pipefail
@@ -239,6 +240,9 @@ attention() {  # the decode step's attention alone, per sdpa backend (bench/atte
 step_ab() {  # the served step's profile with ./ab_before's ta (before), then this tree's (after), fp32 state, one call
   PYTHONPATH=$PWD/ab_before:$PYTHONPATH timeout $(left) python bench/step_profile_h200.py $CKPT "$OUT/step_before.json" --fp32-only 2>&1 | quiet | grep -v group | tail -5
   timeout $(left) python bench/step_profile_h200.py $CKPT "$OUT/step_after.json" --fp32-only 2>&1 | quiet | tail -30
+}
+gemm_stream() {  # the step's weight GEMMs with weights streamed from HBM (copies cycled past the L2): cuBLAS against split-K Triton configs
+  timeout $(left) python bench/gemm_stream_h200.py "$OUT/gemm_stream_h200.json" 2>&1 | quiet | tail -25
 }
 step_after() {  # this tree's step alone, fp32 state (as step_ab's second half)
   timeout $(left) python bench/step_profile_h200.py $CKPT "$OUT/step_final.json" --fp32-only 2>&1 | quiet | grep -v group | tail -5
