@@ -49,6 +49,9 @@
 #   PREFILL_ARGS="--sizes 16,64 --variants compiled_graph" DEADLINE=570 GPU_NBS=09_engine bash bench/engine_h200.sh build \
 #     attention_nb13 gputest prefill                       # stop 30: nb13 executed (bf16 products in the split-KV kernel against
 #                                                            # stop 29's fp32 ones), the engine's GPU cells, the served prefill's kernels
+#   DEADLINE=400 GPU_NBS=12a_gdn_step bash bench/engine_h200.sh build gputest step_ab  # stop 30: the fused Gated DeltaNet
+#                                                            # step (nb12a executed) and the step before (./ab_overlay: commit
+#                                                            # 544f082's engine.py) and after, one call
 #   DEADLINE=300 bash bench/engine_h200.sh gemm_stream  # stop 30: the weight GEMMs streamed from HBM, cuBLAS vs Triton (bench/gemm_stream_h200.py)
 # All systems: the synthetic full-size checkpoint (random weights, ta.synthetic), fixtures/speech_17s.flac, 3.3 new tokens
 # per second of audio. Each step stops at the shared deadline (DEADLINE seconds after start).
@@ -237,7 +240,9 @@ gputest_nb12() {  # nb12's GPU cells alone (the in-place op against fla's own la
 attention() {  # the decode step's attention alone, per sdpa backend (bench/attention_h200.py)
   timeout $(left) python bench/attention_h200.py $CKPT "$OUT/attention_h200.json" 2>&1 | quiet | tail -14
 }
-step_ab() {  # the served step's profile with ./ab_before's ta (before), then this tree's (after), fp32 state, one call
+step_ab() {  # the served step's profile with ./ab_before's ta (before; or this tree's ta overlaid with ./ab_overlay), then
+            # this tree's (after), fp32 state, one call
+  [ -d ab_before ] || { mkdir ab_before && cp -r ta ab_before/ && cp -r ab_overlay/ta/. ab_before/ta/; }
   PYTHONPATH=$PWD/ab_before:$PYTHONPATH timeout $(left) python bench/step_profile_h200.py $CKPT "$OUT/step_before.json" --fp32-only 2>&1 | quiet | grep -v group | tail -5
   timeout $(left) python bench/step_profile_h200.py $CKPT "$OUT/step_after.json" --fp32-only 2>&1 | quiet | tail -30
 }
