@@ -17,8 +17,7 @@ from .errors import NotReady
 from .features import clip_features, batch_clip_features, pad_features, HOP_LENGTH, FRAME_STACK, SAMPLES_PER_TOKEN, FEATURE_DIM
 from .model import ASRModel, _until_stop
 from .pipeline import split_chunks, join_texts
-from .patches.state import _fla_kernel
-from .patches.gdn_step import gdn_step_
+from .patches.state import gated_delta_step_, gdn_conv_step_, _fla_kernel
 from .patches.lm_head import contiguous_lm_head_input
 from .patches.gqa import decode_attention
 
@@ -183,11 +182,16 @@ def attention_step(attn, h: Tensor, k_cache: Tensor, v_cache: Tensor, pool: RowP
 
 def linear_attention_step(lin, h: Tensor, conv_state: Tensor, rec_state: Tensor) -> Tensor:
     "Gated DeltaNet on one token per row: h [b, D] -> [b, D]; updates conv_state [b, conv_dim, K] and rec_state [b, HV, dk, dv] (fp32, or bf16: computed in fp32, stored rounded) in place."
-    proj = F.linear(h, lin.fused[0])                                                # [b, conv_dim + value_dim + 2 HV]: qkv, z, b, a
-    # the conv step, the gates, the delta rule and the gated norm in one kernel on CUDA (nbs/12a_gdn_step)
-    o = gdn_step_(proj, conv_state, rec_state, lin.conv1d.weight[:, 0], lin.conv1d.bias, lin.A_log, lin.dt_bias, lin.norm.weight,
-                  lin.norm.variance_epsilon, lin.key_dim, lin.value_dim, lin.head_k_dim ** -0.5)   # [b, value_dim]
-    return lin.out_proj(o)
+    b, (w, sizes) = h.shape[0], lin.fused
+    proj = F.linear(h, w)                                                           # [b, conv_dim + value_dim + 2 HV]: qkv, z, b, a
+    # the conv window, the conv, SiLU and the gates in one kernel where inductor made seven (nbs/12_state_inplace); q, k
+    # and v come out each in its own buffer: fla's kernel takes contiguous tensors (views of one buffer cost a copy each)
+    q, k, v, g, beta = gdn_conv_step_(proj, conv_state, lin.conv1d.weight[:, 0], lin.conv1d.bias, lin.A_log, lin.dt_bias,
+                                      lin.key_dim, lin.value_dim)
+    q, k, v = (t.view(b, 1, -1, d) for t, d in ((q, lin.head_k_dim), (k, lin.head_k_dim), (v, lin.head_v_dim)))
+    o = gated_delta_step_(q, k, v, g[:, None], beta[:, None], rec_state, lin.head_k_dim ** -0.5, True)  # [b, 1, HV, dv], state in place
+    z = proj[:, sizes[0]:sizes[0] + sizes[1]]
+    return lin.out_proj(lin.norm(o.reshape(-1, lin.head_v_dim), z.reshape(-1, lin.head_v_dim)).view(b, -1))
 
 # %% ../nbs/09_engine.ipynb #c017
 ARGMAX_PARTS = 64   # a row's vocabulary is reduced in this many parts first (`argmax_rows`)
