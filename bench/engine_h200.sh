@@ -53,6 +53,8 @@
 #                                                            # step (nb12a executed) and the step before (./ab_overlay: commit
 #                                                            # 544f082's engine.py) and after, one call
 #   DEADLINE=300 bash bench/engine_h200.sh gemm_stream  # stop 30: the weight GEMMs streamed from HBM, cuBLAS vs Triton (bench/gemm_stream_h200.py)
+#   DEADLINE=590 bash bench/engine_h200.sh build fairness    # issue 9: the engine's reserve of rows off and on (bench/fairness_h200.py):
+#                                                            # 10 s requests during a 60-minute one, that one alone, 128 concurrent
 # All systems: the synthetic full-size checkpoint (random weights, ta.synthetic), fixtures/speech_17s.flac, 3.3 new tokens
 # per second of audio. Each step stops at the shared deadline (DEADLINE seconds after start).
 set -uo pipefail
@@ -266,6 +268,10 @@ v13_ab() {  # ta serve with stop 28's step (./ab_before, or this tree's ta overl
   [ -d ab_before ] || { mkdir ab_before && cp -r ta ab_before/ && cp -r ab_overlay/ta/. ab_before/ta/; }
   PYTHONPATH=$PWD/ab_before:$PYTHONPATH TAG=serve_http_v13_before_w4 SERVE_ARGS="--http-workers 4" ROUNDS=2 serve
   TAG=serve_http_v13_after_w4 SERVE_ARGS="--http-workers 4" ROUNDS=2 serve
+}
+fairness() {  # issue 9: one compiled engine with reserve_rows=0, then one with the default reserve (4 of 128), one process:
+              # p50/p90/p99 of 10 s requests every 0.25 s during a 60-minute recording, that recording alone, 128 concurrent
+  timeout $(left) python bench/fairness_h200.py $CKPT $AUDIO $TPS "$OUT/fairness_h200.json" ${RESERVES:-0,default} 2>&1 | quiet | tail -30
 }
 for step in "$@"; do echo "== $step at ${SECONDS}s"; $step; done
 echo "== done at ${SECONDS}s"

@@ -5,7 +5,7 @@
 # %% ../nbs/09_engine.ipynb #c002
 from __future__ import annotations
 import enum, inspect, math, sys, threading, time
-from collections import OrderedDict, deque
+from collections import Counter, OrderedDict, deque
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 import numpy as np
@@ -23,8 +23,8 @@ from .patches.gqa import decode_attention
 
 # %% auto #0
 __all__ = ['BUCKETS', 'PREFILL_BUCKETS', 'ADMIT_MIN_CHUNKS', 'ADMIT_MAX_WAIT', 'MAX_CHUNK_SECONDS', 'WARMUP_STEPS',
-           'GIL_SWITCH_S', 'MIN_COMPILED_ROWS', 'STATE_DTYPES', 'ARGMAX_PARTS', 'MAX_FRAMES',
-           'SYNTHETIC_TOKENS_PER_SECOND', 'GraphMode', 'buckets_for', 'compiled_sizes', 'bucket_table',
+           'GIL_SWITCH_S', 'MIN_COMPILED_ROWS', 'FAIR_RESERVE_DIVISOR', 'STATE_DTYPES', 'ARGMAX_PARTS', 'MAX_FRAMES',
+           'SYNTHETIC_TOKENS_PER_SECOND', 'GraphMode', 'buckets_for', 'compiled_sizes', 'bucket_table', 'fair_reserve',
            'fast_decode_kernel', 'ban_repeated_ngrams_', 'RowPool', 'new_pool', 'rows_view', 'fuse_projections_',
            'project', 'mlp', 'attention_step', 'linear_attention_step', 'argmax_rows', 'sample', 'decode_step',
            'causal_conv_prefill', 'chunk_delta_rule_prefill', 'attention_prefill', 'linear_attention_prefill',
@@ -42,6 +42,7 @@ MAX_CHUNK_SECONDS = 18.0  # longest chunk `ta.audio.chunk_bounds` cuts; sizes ea
 WARMUP_STEPS = 3          # eager steps run before a capture (autotuning, allocator growth)
 GIL_SWITCH_S = 0.0005     # Python's GIL hand-over interval while the engine runs (default 0.005 s)
 MIN_COMPILED_ROWS = 2     # fewest rows of a compiled prefill or encoder graph: dynamo specialises a size-1 dimension, so 1 row would compile again
+FAIR_RESERVE_DIVISOR = 32 # rows no one request may hold: 1/32 of the pool (4 of 128), at least 1 (`fair_reserve`)
 
 class GraphMode(enum.Enum):
     "How a decode step runs: eager (CPU, debugging), a CUDA graph of the eager step, or a CUDA graph of the inductor-compiled step."
@@ -62,6 +63,10 @@ def bucket_table(max_batch_size: int, choices: tuple[int, ...] = BUCKETS) -> dic
     "`{n: bucket}` for every row count 1..max_batch_size: the smallest bucket holding n rows."
     bs = buckets_for(max_batch_size, choices)
     return {n: next(b for b in bs if b >= n) for n in range(1, max_batch_size + 1)}
+
+def fair_reserve(max_batch_size: int) -> int:
+    "Rows held back from any one request (`DecodeEngine`'s default `reserve_rows`): `max_batch_size // FAIR_RESERVE_DIVISOR`, at least 1, but 0 for a 1-row pool (its one row is every request's)."
+    return min(max_batch_size - 1, max(1, max_batch_size // FAIR_RESERVE_DIVISOR))
 
 def fast_decode_kernel() -> bool:
     "True when fla's fused recurrent kernel is importable, so the decode step's Gated DeltaNet update runs it on CUDA."
@@ -427,6 +432,7 @@ class _Job:
     feats: Tensor | None      # or its [frames, 320] float32 features (50 Hz), given
     budget: int               # most new tokens
     queued_step: int = 0      # the engine's decode step count when queued
+    request: int = -1         # the id of the request it belongs to (`submit` numbers them from 0)
     future: Future = field(default_factory=Future)
     queued_at: float = field(default_factory=time.perf_counter)
     copied: torch.cuda.Event | None = None  # on CUDA: recorded on the copy stream after `audio`'s copy to the device
@@ -441,7 +447,7 @@ class DecodeEngine:
     "Continuous batching: a pool of decode rows that chunks join (after encoder and prefill) and leave one by one; one worker thread owns the GPU."
     def __init__(self, model: ASRModel, max_batch_size: int = 128, graph_mode: GraphMode | str | None = None,
                  tokens_per_second: float | None = None, max_chunk_seconds: float = MAX_CHUNK_SECONDS,
-                 state_dtype: torch.dtype | str = torch.float32):
+                 state_dtype: torch.dtype | str = torch.float32, reserve_rows: int | None = None):
         cuda = model.device.type == 'cuda'
         state_dtype = STATE_DTYPES.get(state_dtype, state_dtype)   # 'bfloat16' or torch.bfloat16
         self.model, self.decoder = model, model.decoder
@@ -453,6 +459,10 @@ class DecodeEngine:
         self.max_batch_size, self.tokens_per_second = max_batch_size, tokens_per_second
         compiled = self.graph_mode is GraphMode.COMPILED    # inductor before capture: decode step, encoder + projector, prefill
         self.table, self.stats, self.graphs = bucket_table(max_batch_size), EngineStats(), {}
+        self.reserve_rows = fair_reserve(max_batch_size) if reserve_rows is None else reserve_rows   # None: the default rule; 0: off
+        if not 0 <= self.reserve_rows < max_batch_size:
+            raise ValueError(f'reserve_rows must be in [0, {max_batch_size - 1}] (a request needs a row), got {reserve_rows}')
+        self.row_cap = max_batch_size - self.reserve_rows   # most rows one request holds
         self.encoder_graphs: dict[int, EncoderGraph] = {}; self.prefill_graphs: dict[int, PrefillGraph] = {}
         self.stop_ids = torch.tensor(model.stop_token_ids, device=model.device)
         self.pad_id, self.ngram, self.new_tokens = model.pad_token_id, model.config.no_repeat_ngram_size, model.config.max_new_tokens
@@ -581,7 +591,7 @@ def _queue(self, jobs: list[_Job]) -> list[Future]:
     with self._cv:
         if self._closed: raise NotReady('the server is shutting down; send the request again')
         if self._thread is None: raise RuntimeError('the engine has not started: call setup() first (nothing would answer)')
-        for j in jobs: j.queued_step = self.stats.decode_steps
+        for j in jobs: j.queued_step, j.request = self.stats.decode_steps, self._next_request
         if jobs: self._queues[self._next_request] = deque(jobs); self._next_request += 1; self._cv.notify()
     return [j.future for j in jobs]
 DecodeEngine._queue = _queue
@@ -631,28 +641,37 @@ DecodeEngine.close = close
 
 # %% ../nbs/09_engine.ipynb #c036
 def _take(self) -> list[tuple[int, _Job]] | None:
-    "Wait for work; the (row, job) pairs to admit now, [] to only step, None once closed. Requests share free rows round-robin."
+    "Wait for work; the (row, job) pairs to admit now, [] to only step, None once closed. Requests share free rows round-robin, each up to `row_cap` rows."
     with self._cv:
         while not self._closed and not self._queues and not self.running: self._cv.wait()
         if self._closed: return None
         free = [i for i, j in enumerate(self.rows) if j is None][:len(self.prefill_table)]
-        if not self._queues or not free or (self.running and not self._admit_now(len(free))): return []
+        if not self._queues or not free: return []
+        room = self._room()   # empty only while every waiting request holds `row_cap` >= 1 rows: then rows run, and the worker steps
+        if not room or (self.running and not self._admit_now(len(free), room)): return []
         picked = []
-        while len(picked) < len(free) and self._queues:
-            rid, q = next(iter(self._queues.items()))
+        while len(picked) < len(free) and room:
+            rid = next(iter(room)); q = self._queues[rid]
             job = q.popleft()
-            if q: self._queues.move_to_end(rid)   # its next chunk waits for every other request's next chunk
-            else: del self._queues[rid]
-            if job.future.set_running_or_notify_cancel():  # False: its client went away, the chunk is dropped
-                picked.append(job)
+            if job.future.set_running_or_notify_cancel(): picked.append(job); room[rid] -= 1   # False: its client went away, the chunk is dropped
+            if not q: del self._queues[rid], room[rid]
+            else:
+                self._queues.move_to_end(rid)   # its next chunk waits for every other request's next chunk
+                if room[rid]: room.move_to_end(rid)
+                else: del room[rid]             # at its cap: its other chunks wait for its own rows
         return list(zip(free, picked))
 DecodeEngine._take = _take
 
-def _admit_now(self, free: int) -> bool:
-    "While rows run: admit once enough chunks wait to fill the `free` rows (or `ADMIT_MIN_CHUNKS`), or the oldest has waited `ADMIT_MAX_WAIT` steps."
-    waiting = sum(map(len, self._queues.values()))
-    oldest = min(q[0].queued_step for q in self._queues.values())
-    return waiting >= min(free, ADMIT_MIN_CHUNKS) or self.stats.decode_steps - oldest >= ADMIT_MAX_WAIT
+def _room(self) -> OrderedDict[int, int]:
+    "The waiting requests that may take a row now, in round-robin order: request id -> chunks it may bring in (its queue, up to `row_cap` less the rows it holds)."
+    held = Counter(j.request for j in self.rows if j is not None)
+    return OrderedDict((rid, n) for rid, q in self._queues.items() if (n := min(len(q), self.row_cap - held[rid])) > 0)
+DecodeEngine._room = _room
+
+def _admit_now(self, free: int, room: dict[int, int]) -> bool:
+    "While rows run: admit once the chunks that may come in (`room`, per request) fill the `free` rows (or `ADMIT_MIN_CHUNKS`), or the oldest of them has waited `ADMIT_MAX_WAIT` steps; a capped request's other chunks count for neither."
+    oldest = min(self._queues[rid][0].queued_step for rid in room)
+    return sum(room.values()) >= min(free, ADMIT_MIN_CHUNKS) or self.stats.decode_steps - oldest >= ADMIT_MAX_WAIT
 DecodeEngine._admit_now = _admit_now
 
 def _sync(self) -> None:
