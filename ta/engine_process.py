@@ -10,10 +10,12 @@ import multiprocessing.util
 from concurrent.futures import Future
 from multiprocessing.connection import Client, Connection
 import numpy as np
-import torch
 from tqdm import tqdm
-from .engine import EngineStats, GraphMode, as_clips
+# torch and ta.engine are imported where used: `ta serve`'s supervisor starts the engine process through this module
+# before it imports them itself (nbs/09d_http_workers), and torch with transformers take seconds to import
 from .errors import NotReady, TaError, WorkerStopped
+from typing import TYPE_CHECKING
+if TYPE_CHECKING: from ta.engine import EngineStats   # annotations only
 
 # %% auto #0
 __all__ = ['LOG_FORMAT', 'TRIM_INTERVAL_S', 'log', 'ACCEPT_POLL_S', 'LINK_BACKLOG', 'name_process', 'portable', 'counters',
@@ -179,6 +181,8 @@ def engine_main(conn, listener: socket.socket | None, load, *args):
 class EngineLink:
     "A connection to a running engine process, with the interface the server uses: `submit`, `alive`, `stats`, `refresh_stats`, `close`. `info` is the engine's `ready` message (`describe`)."
     def __init__(self, conn, info: dict):
+        from ta.engine import EngineStats, GraphMode
+        import torch
         self._conn = conn
         self.device, self.graph_mode = torch.device(info['device']), GraphMode(info['graph_mode'])
         self.max_batch_size, self.tokens_per_second = info['max_batch_size'], info['tokens_per_second']
@@ -211,6 +215,7 @@ class EngineLink:
 # %% ../nbs/09b_engine_process.ipynb #8fff35d8
 def submit(self, clips: list[np.ndarray]) -> list[Future]:
     "Queue the chunks of one request (16 kHz mono float32 clips `[samples]`) in the engine process; one `Future[str]` per chunk. Raises ValueError for a clip that is not 1-D, `WorkerStopped` once the connection has ended."
+    from ta.engine import as_clips
     clips = as_clips(clips)
     futures = [Future() for _ in clips]
     if not clips: return futures
@@ -245,6 +250,7 @@ EngineLink.refresh_stats = refresh_stats
 
 def _read(self):
     "The reader thread: set each answered chunk's future (counters first); once the connection ends, fail every chunk still waiting."
+    from ta.engine import EngineStats
     try:
         while True:
             _, batch, stats, seen = self._conn.recv()

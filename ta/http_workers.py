@@ -10,12 +10,13 @@ import multiprocessing.connection
 from pathlib import Path
 from .engine_process import EngineLink, EngineProcess, engine_listener, name_process, quick_exit, LOG_FORMAT
 from .errors import TaError
-from .server import COUNTER_SLOTS, STOPPED, CounterRows, bind_port, check_settings, load_for_serving, pick_device, serve
+# no ta.server here, nor torch or transformers: the supervisor starts the engine process before it imports them (`serve_workers`)
 from .settings import LISTEN_BACKLOG, Settings
 
 # %% auto #0
-__all__ = ['AUTO_HTTP_WORKERS', 'log', 'FOLLOW_S', 'http_workers', 'check_workers', 'listen_sockets', 'worker_settings',
-           'run_http_worker', 'Supervisor', 'serve_workers', 'held_connections']
+__all__ = ['AUTO_HTTP_WORKERS', 'log', 'FOLLOW_S', 'GATE_WAIT', 'GATE_GO', 'GATE_ABANDON', 'GATE_POLL_S', 'http_workers',
+           'check_workers', 'listen_sockets', 'worker_settings', 'run_http_worker', 'gated_load', 'Supervisor',
+           'serve_workers', 'held_connections']
 
 # %% ../nbs/09d_http_workers.ipynb #hw06
 AUTO_HTTP_WORKERS = 4    # `--http-workers 0` (auto) on CUDA; the v6 measurement in nbs/18_engine_bench chose it
@@ -24,6 +25,7 @@ log = logging.getLogger('ta.http_workers')
 def http_workers(settings: Settings) -> int:
     "The HTTP worker processes `ta serve` runs: `settings.http_workers`, or for 0 (auto) `AUTO_HTTP_WORKERS` (at most a quarter of the cores) on CUDA with the engine in its own process, else 1 (on CPU the model's own compute needs the cores)."
     if settings.http_workers: return settings.http_workers
+    from ta.server import pick_device
     if settings.gpus or settings.engine_process == 'off' or pick_device(settings.device).type != 'cuda': return 1
     return max(1, min(AUTO_HTTP_WORKERS, (os.cpu_count() or 1) // 4))
 
@@ -37,6 +39,7 @@ def listen_sockets(host: str, port: int, n: int) -> list[socket.socket]:
     """n TCP sockets listening on host:port (0: a free port), one per HTTP worker process, in one `SO_REUSEPORT` group: the
     kernel hands each new connection to one of them by a hash of its addresses and ports. Where the system lacks
     `SO_REUSEPORT` (not Linux), one socket they all share. Raises `TaError` when the port is taken (`bind_port`)."""
+    from ta.server import bind_port
     first = bind_port(host, port)   # without SO_REUSEPORT: refused while anything holds the port, another ta serve's group too
     if n == 1 or not hasattr(socket, 'SO_REUSEPORT'): first.listen(LISTEN_BACKLOG); return [first]
     first.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)   # after its bind: the port is never free between the check and the group
@@ -67,6 +70,7 @@ def _follow_supervisor(parent: int, stops, server):
 def run_http_worker(settings: Settings, sock: socket.socket, address: str, array, stops, row: int, parent: int, link_first: bool = False):
     "One HTTP worker process: `serve` on `sock`, its engine a link to the engine process at `address` (made before it accepts a connection when `link_first`), its counters in row `row` of `array`; it stops when the supervisor (`parent`) raises `stops`, and ignores signals (a terminal's Ctrl-C, or a service manager's SIGTERM to every process, reach the supervisor too)."
     for sig in (signal.SIGINT, signal.SIGTERM): signal.signal(sig, signal.SIG_IGN)   # till here (imports) SIGTERM ended it
+    from ta.server import CounterRows, serve
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})   # blocked by the supervisor while it started this process
     name_process(f'ta-http-{row}')
     start = functools.partial(EngineLink.connect, address)
@@ -76,26 +80,49 @@ def run_http_worker(settings: Settings, sock: socket.socket, address: str, array
     quick_exit(serve(settings, [sock], start, CounterRows(array, row), functools.partial(_follow_supervisor, parent, stops)))
 
 # %% ../nbs/09d_http_workers.ipynb #hw11
+GATE_WAIT, GATE_GO, GATE_ABANDON = 0, 1, -1   # the supervisor's word to an engine process started before its checks
+GATE_POLL_S = 0.05                            # how often that engine process, imported, looks for the word
+
+def gated_load(go, settings: Settings):
+    "The engine process's `load`: import the serving code (torch, transformers: seconds, beside the supervisor's own checks), wait until the supervisor says `GATE_GO` in `go` (a RawValue), then `load_for_serving`. Raises `TaError` on `GATE_ABANDON`."
+    from ta.server import load_for_serving
+    while go.value == GATE_WAIT: time.sleep(GATE_POLL_S)
+    if go.value == GATE_ABANDON: raise TaError('the engine is not needed: ta serve stopped before it listened')
+    return load_for_serving(settings)
+
 class Supervisor:
-    "Starts the engine process (loading in a thread) and n HTTP worker processes, worker i on `socks[i]` (or all on one); passes each SIGINT/SIGTERM on to the workers (a shared stop level they follow), restarts a worker that crashes, and stops the engine once every worker has exited."
-    def __init__(self, settings: Settings, n: int, socks: list[socket.socket]):
-        self.settings, self.n, self.socks, self.stopping, self.engine, self.error = settings, n, socks, False, None, None
+    "Starts the engine process (loading in a thread, `start_engine`) and n HTTP worker processes (`start`), worker i on `socks[i]` (or all on one); passes each SIGINT/SIGTERM on to the workers (a shared stop level they follow), restarts a worker that crashes, and stops the engine once every worker has exited."
+    def __init__(self, settings: Settings, n: int, socks: list[socket.socket] = ()):
+        self.settings, self.n, self.socks, self.stopping, self.engine, self.error = settings, n, list(socks), False, None, None
         self.engine_died, self.workers = False, []
         self.ctx = mp.get_context('spawn')
-        self.stops = self.ctx.RawValue('i', 0)
+        self.stops, self.go = self.ctx.RawValue('i', 0), self.ctx.RawValue('i', GATE_WAIT)
 
-    def start(self) -> 'Supervisor':
-        "Start loading the engine and start the workers; a signal that comes meanwhile (`pass_on`, installed first) reaches each worker as it starts."
-        address, listener = engine_listener()
+    def start_engine(self) -> 'Supervisor':
+        "Start the engine process: it imports the serving code now and loads the model once `release` lets it. SIGINT is blocked in the loading thread, so the child starts with it blocked: a Ctrl-C while it imports reaches the supervisor alone, as before the engine started early."
+        self.address, listener = engine_listener()
         self.loader = threading.Thread(target=self._load, args=(listener,), name='ta-engine-loader', daemon=True)
         self.loader.start()
-        self.args = (worker_settings(self.settings, self.n), address, self.ctx.RawArray('d', self.n * COUNTER_SLOTS), self.stops)
+        return self
+
+    def release(self, go: bool = True):
+        "Let the engine process load the model (`go`), or tell it that it is not needed (a check failed, or the start was interrupted)."
+        self.go.value = GATE_GO if go else GATE_ABANDON
+
+    def start(self) -> 'Supervisor':
+        "Start the workers on `self.socks`, the engine loading; a signal that comes meanwhile (`pass_on`, installed first) reaches each worker as it starts."
+        from ta.server import COUNTER_SLOTS
+        if self.go.value == GATE_WAIT: self.release()
+        self.args = (worker_settings(self.settings, self.n), self.address, self.ctx.RawArray('d', self.n * COUNTER_SLOTS), self.stops)
         self.workers = [self._start(i) for i in range(self.n)]
         return self
 
     def _load(self, listener: socket.socket):
-        try: self.engine = EngineProcess(load_for_serving, self.settings, listener=listener)
-        except Exception as e: self.error = e; log.error('cannot load the model: %s', e)
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try: self.engine = EngineProcess(gated_load, self.go, self.settings, listener=listener)
+        except Exception as e:
+            if self.go.value == GATE_ABANDON: return   # not needed: what stopped the start says why
+            self.error = e; log.error('cannot load the model: %s', e)
 
     def _start(self, row: int, link_first: bool = False):
         "Start HTTP worker `row` on its socket (a replacement gets the same one: the connections queued there wait for it). SIGINT is blocked in this thread meanwhile: the child inherits the blocked mask across exec, so it cannot act on a Ctrl-C before it ignores signals, and one that comes here waits instead of being lost."
@@ -138,21 +165,33 @@ class Supervisor:
         if any(p.exitcode == 1 for p in self.workers): self.loader.join(10)   # they saw the load fail: its error is on its way here
         return 1 if self.error is not None or self.engine_died or any(p.exitcode == 1 for p in self.workers) else 0
 
+def _engine_first(settings: Settings) -> bool:
+    "Whether `serve_workers` may start the engine process before its checks: the flags alone say it will run HTTP worker processes feeding it (`--http-workers` above 1, the engine not in-process, no `--gpus`). With 0 (auto) the count needs torch to know the device."
+    return settings.http_workers > 1 and settings.engine_process != 'off' and not settings.gpus
+
 def serve_workers(settings: Settings) -> int:
     "`ta serve` with `http_workers(settings)` HTTP worker processes sharing one port, all feeding one engine process. Exit code 1 when the model cannot be loaded. Raises `TaError` for settings this machine cannot honour or a port in use."
-    n = http_workers(settings)
-    check_settings(settings); check_workers(settings, n)
-    if n == 1: return serve(settings)
-    logging.basicConfig(level=logging.INFO, format=LOG_FORMAT)
-    socks = listen_sockets(settings.host, settings.port, n)
-    sup = Supervisor(settings, n, socks)
-    for sig in (signal.SIGINT, signal.SIGTERM): signal.signal(sig, sup.pass_on)   # before anything starts: no signal is lost
+    early = Supervisor(settings, settings.http_workers).start_engine() if _engine_first(settings) else None   # imports beside ours
+    try:
+        from ta.server import STOPPED, check_settings, serve
+        n = http_workers(settings)
+        check_settings(settings); check_workers(settings, n)
+        if n == 1: return serve(settings)
+        logging.basicConfig(level=logging.INFO, format=LOG_FORMAT)
+        socks = listen_sockets(settings.host, settings.port, n)
+    except BaseException:
+        if early: early.release(False)
+        raise
+    sup = early or Supervisor(settings, n).start_engine()
+    sup.socks = socks
+    for sig in (signal.SIGINT, signal.SIGTERM): signal.signal(sig, sup.pass_on)   # before the workers start: no signal is lost
     sup.start()
     host, port = socks[0].getsockname()[:2]
     log.info('ta serve listening on http://%s:%d with %d HTTP worker processes (Press CTRL+C to quit)', f'[{host}]' if ':' in host else host, port, n)
     code = sup.watch()
     if sup.error is not None: log.error(STOPPED, sup.error)   # the last line says why, after the workers' shutdown lines
     return code
+
 
 # %% ../nbs/09d_http_workers.ipynb #hw16e
 def held_connections(pid: int, port: int) -> int:

@@ -11,6 +11,7 @@ import numpy as np
 import torch
 from torch import nn, Tensor
 from safetensors.torch import load_file, save_file
+from transformers.initialization import no_init_weights
 from transformers import (PreTrainedTokenizerFast, GenerationConfig, GraniteSpeech5EncoderConfig, GraniteSpeech5Encoder,
                           Qwen3_5TextConfig, Qwen3_5ForCausalLM)
 from .errors import ModelLoadError
@@ -177,8 +178,10 @@ def _check_preprocessor(folder: Path):
     if diff: raise ModelLoadError(f"preprocessor_config.json asks for {diff}; ta computes GraniteSpeech5 features with {want}")
 
 def _build(cls, cfg, device, dtype):
-    "Instantiate a transformers model from its config directly on `device` in `dtype`."
-    with torch.device(device): return cls._from_config(cfg, dtype=dtype)
+    "Instantiate a transformers model from its config directly on `device` in `dtype`, its weights left uninitialised (`load_base` fills every one)."
+    with no_init_weights(), torch.device(device): model = cls._from_config(cfg, dtype=dtype)
+    model.tie_weights()   # done by the init that `no_init_weights` skips: lm_head shares the embedding table again
+    return model
 
 def _merge_lora(decoder: nn.Module, folder: Path) -> nn.Module:
     "Merge the PEFT LoRA adapter in `folder` (if any) into the decoder's weights."
