@@ -52,6 +52,7 @@
 #   DEADLINE=400 GPU_NBS=12a_gdn_step bash bench/engine_h200.sh build gputest step_ab  # stop 30: the fused Gated DeltaNet
 #                                                            # step (nb12a executed) and the step before (./ab_overlay: commit
 #                                                            # 544f082's engine.py) and after, one call
+#   DEADLINE=560 bash bench/engine_h200.sh build v14         # stop 30: fairness (reserve off, on), engine GPU tests, ta serve warm
 #   DEADLINE=300 bash bench/engine_h200.sh gemm_stream  # stop 30: the weight GEMMs streamed from HBM, cuBLAS vs Triton (bench/gemm_stream_h200.py)
 #   DEADLINE=590 bash bench/engine_h200.sh build fairness    # issue 9: the engine's reserve of rows off and on (bench/fairness_h200.py):
 #                                                            # 10 s requests during a 60-minute one, that one alone, 128 concurrent
@@ -262,6 +263,13 @@ attention_nb13() {  # nbs/13_gqa_decode executed with its outputs: the split-KV 
 }
 v13() {  # as v11, with both stop-28's conv-step kernel and stop-29's split-KV decode attention in the step
   TAG=serve_http_v13_w4 SERVE_ARGS="--http-workers 4" serve
+}
+v14() {  # stop 30: the engine GPU tests beside the fairness run (reserve off and on), then ta serve with 4 HTTP workers on the
+         # inductor cache the fairness engines left (a warm start: healthy seconds), 2 rounds a level
+  bg_gputest
+  fairness
+  wait
+  TAG=serve_http_v14_warm_w4 SERVE_ARGS="--http-workers 4" ROUNDS=2 serve
 }
 v13_ab() {  # ta serve with stop 28's step (./ab_before, or this tree's ta overlaid with ./ab_overlay: commit 486f91f's engine.py,
             # patches/gqa.py and patches/state.py), then with this tree's (v13), one call, cold caches for the first, 2 rounds each
