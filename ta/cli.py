@@ -4,14 +4,14 @@
 
 # %% ../nbs/08_cli.ipynb #c002
 from __future__ import annotations
-import argparse, os, re, signal, subprocess, sys, tempfile, time, uuid
+import argparse, os, re, signal, subprocess, sys, tempfile, time, unicodedata, uuid
 from pathlib import Path
 from .errors import TaError
 
 # %% auto #0
-__all__ = ['NOTEBOOK_TIMEOUT_S', 'PASSED', 'RUN_MARK', 'cmd_serve', 'cmd_transcribe', 'cmd_space', 'cmd_bench', 'cmd_eval',
-           'notebooks', 'test_notebook', 'run_tests', 'cmd_test', 'precommit_checks', 'run_checks', 'cmd_precommit',
-           'render_readme', 'cmd_readme', 'build_parser', 'parse_args', 'main']
+__all__ = ['NOTEBOOK_TIMEOUT_S', 'PASSED', 'RUN_MARK', 'cmd_serve', 'printable', 'cmd_transcribe', 'cmd_space', 'cmd_bench',
+           'cmd_eval', 'notebooks', 'test_notebook', 'run_tests', 'cmd_test', 'precommit_checks', 'run_checks',
+           'cmd_precommit', 'render_readme', 'cmd_readme', 'build_parser', 'parse_args', 'main']
 
 # %% ../nbs/08_cli.ipynb #c006
 def _add_settings_flags(p: argparse.ArgumentParser):
@@ -44,6 +44,10 @@ def _decode_or_error(path: str):
     try: return decode_audio(path)
     except TaError as e: return e
 
+def printable(line: str) -> str:
+    "line with every control character (Unicode category Cc: escape codes, carriage returns, newlines) written as its Python escape, so a transcript cannot move the cursor, recolour or clear a terminal, nor break the one line per file."
+    return ''.join(ch.encode('unicode_escape').decode('ascii') if unicodedata.category(ch) == 'Cc' else ch for ch in line)
+
 def cmd_transcribe(a) -> int:
     "Transcribe local files with the model in-process; a bad file gets its error line and the others still go through."
     import json
@@ -59,10 +63,10 @@ def cmd_transcribe(a) -> int:
     for f, fut, audio in zip(a.files, futures, audios):
         if isinstance(fut, TaError):
             if a.json: print(json.dumps({'file': f, 'error': fut.message}), flush=True)
-            else: print(f'error: {f}: {fut.message}', file=sys.stderr, flush=True)
+            else: print(printable(f'error: {f}: {fut.message}'), file=sys.stderr, flush=True)
             continue
         text, seconds = join_texts([x.result() for x in fut]), round(audio_seconds(audio), 3)
-        print(json.dumps({'file': f, 'text': text, 'duration': seconds}) if a.json else (f'{f}: {text}' if len(a.files) > 1 else text), flush=True)
+        print(json.dumps({'file': f, 'text': text, 'duration': seconds}) if a.json else printable(f'{f}: {text}' if len(a.files) > 1 else text), flush=True)
     if good: sched.close()
     return 2 if len(good) < len(audios) else 0
 

@@ -30,16 +30,16 @@ from .model import ASRModel, check_local_dir
 from .settings import Settings, LISTEN_BACKLOG
 
 # %% auto #0
-__all__ = ['MAX_SPEAKERS', 'log', 'COUNTER_SLOTS', 'GAUGES', 'PUBLISH_INTERVAL_S', 'STAGES', 'transcribe_router', 'health_router',
-           'stats_router', 'PIPELINE_BYTES', 'docs_router', 'STOPPED', 'Options', 'parse_options', 'require_ready',
-           'Episode', 'InFlight', 'Claim', 'admitted', 'off_loop', 'Deadline', 'read_body', 'decode_content',
-           'single_valued', 'parse_request', 'parse_form', 'pick_device', 'quiet_notices', 'freeze_heap',
-           'load_for_serving', 'start_engine', 'warm_up', 'CounterRows', 'publish_counters', 'Engine', 'get_engine',
-           'check_api_key', 'Word', 'SpeakerTurn', 'Transcription', 'ErrorBody', 'decode_upload', 'record',
-           'post_transcribe', 'get_health', 'get_stats', 'add_error_handlers', 'ConnectionGuard', 'GuardedH11',
-           'AmbiguousFraming', 'quiet_floods', 'raise_open_file_limit', 'trim_now', 'trim_memory', 'get_docs',
-           'get_redoc', 'build_app', 'bind_port', 'check_port', 'server_config', 'check_settings', 'serve', 'launch',
-           'wait_healthy']
+__all__ = ['MAX_SPEAKERS', 'log', 'MAX_INFLATION', 'INFLATE_FLOOR', 'COUNTER_SLOTS', 'GAUGES', 'PUBLISH_INTERVAL_S', 'STAGES',
+           'transcribe_router', 'health_router', 'stats_router', 'PIPELINE_BYTES', 'docs_router', 'STOPPED', 'Options',
+           'parse_options', 'require_ready', 'Episode', 'InFlight', 'Claim', 'admitted', 'off_loop', 'Deadline',
+           'read_body', 'decode_content', 'single_valued', 'parse_request', 'parse_form', 'pick_device',
+           'quiet_notices', 'freeze_heap', 'load_for_serving', 'start_engine', 'warm_up', 'CounterRows',
+           'publish_counters', 'Engine', 'get_engine', 'check_api_key', 'Word', 'SpeakerTurn', 'Transcription',
+           'ErrorBody', 'decode_upload', 'record', 'post_transcribe', 'get_health', 'get_stats', 'add_error_handlers',
+           'ConnectionGuard', 'GuardedH11', 'AmbiguousFraming', 'quiet_floods', 'raise_open_file_limit', 'trim_now',
+           'trim_memory', 'get_docs', 'get_redoc', 'build_app', 'bind_port', 'check_port', 'server_config',
+           'check_settings', 'serve', 'launch', 'wait_healthy']
 
 # %% ../nbs/06_server.ipynb #c008
 @dataclass(frozen=True)
@@ -247,13 +247,27 @@ def _inflate(data: bytes, coding: str, limit: int) -> bytes:
     if not done: raise BadRequest(f"the {coding} body ends before its compressed data does (truncated); send the whole file")
     return bytes(out)
 
+MAX_INFLATION = 16       # most bytes a body may inflate to per byte sent: speech in 16-bit WAV gzips about 1.1-1.5-fold
+INFLATE_FLOOR = 2**20    # bytes any body may inflate to, whatever it was sent as
+
+def _too_inflated(sent: int) -> TooLarge:
+    return TooLarge(f"the request body inflates more than {MAX_INFLATION}-fold once its Content-Encoding is undone ({sent:,} bytes "
+                    "sent); recorded audio does not compress that much, only long digital silence does: send the audio file "
+                    "itself, compressed by its own format (e.g. 16 kHz mono FLAC), without Content-Encoding")
+
 def decode_content(body: bytes, encoding: str, limit: int) -> bytes:
-    "The body with its `Content-Encoding` (a comma list, in the order applied) undone; 415 naming an unsupported coding."
+    "The body with its `Content-Encoding` (a comma list, in the order applied) undone; 415 naming an unsupported coding; 413 past `limit` bytes, or past `MAX_INFLATION` times the bytes sent (at least `INFLATE_FLOOR`): a small upload costs at most a few times its size."
     codings = [c.strip().lower() for c in encoding.split(',') if c.strip()]
     if bad := [c for c in codings if c not in (*_CODINGS, 'identity')]:
         raise NotAudio(f"Content-Encoding {bad[0]!r} is not supported; send the body uncompressed, or compressed with gzip, deflate or br")
+    sent = len(body)
+    cap = max(INFLATE_FLOOR, MAX_INFLATION * sent)
     for c in reversed(codings):
-        if c != 'identity': body = _inflate(body, c, limit)
+        if c == 'identity': continue
+        try: body = _inflate(body, c, min(limit, cap))
+        except TooLarge:
+            if cap < limit: raise _too_inflated(sent) from None
+            raise
     return body
 
 def single_valued(params) -> dict[str, str]:
@@ -350,7 +364,10 @@ def _unique(pairs: list) -> dict:
 def _json_object(body: bytes) -> dict:
     "The JSON request object, which must carry a string `inputs` and no key but `_JSON_KEYS`; a body that does not parse and is binary data is told so, and NaN or Infinity do not parse."
     try: doc = json.loads(body, parse_constant=_no_constant, parse_float=_finite, parse_int=_int, object_pairs_hook=_unique)
-    except (ValueError, UnicodeDecodeError, RecursionError) as e:
+    except RecursionError:   # json's C parser recurses once per level: [[[[...]]]] 100,000 deep ends here
+        raise BadRequest('the JSON body nests arrays or objects too deeply to read; the request object is flat: '
+                         '{"inputs": "<base64 audio>", "parameters": {...}}') from None
+    except (ValueError, UnicodeDecodeError) as e:
         if _binary(body): raise BadRequest(_NOT_JSON) from None
         raise BadRequest(f"the JSON body does not parse: {str(e)[:200]}") from None
     if not isinstance(doc, dict): raise BadRequest('a JSON body must be an object {"inputs": "<base64 audio>", "parameters": {...}}')
