@@ -320,7 +320,7 @@ def _decode_path(path: Path, max_seconds: float | None) -> np.ndarray:
     "Decode the local file `path`: in process when libsndfile takes it, else by ffmpeg."
     with open(path, 'rb') as f: head = f.read(12)
     _refuse_packed(head, upload=False)
-    x = _decode_soundfile(str(path), head, _cap(max_seconds, path.stat().st_size))
+    x = _decode_soundfile(os.fsencode(path), head, _cap(max_seconds, path.stat().st_size))   # bytes: any name the system allows, UTF-8 or not
     return _decode_file(path, max_seconds) if x is None else _checked(x)
 
 def decode_audio(data: bytes | str | Path, max_seconds: float | None = None, owner=None) -> np.ndarray:
@@ -353,7 +353,7 @@ _SOUNDFILE_SUBTYPES = frozenset({'PCM_U8', 'PCM_S8', 'PCM_16', 'PCM_24', 'PCM_32
 _NO_LENGTH = 2**63 - 1  # libsndfile's frame count for a FLAC that states none (SF_COUNT_MAX); it then fails to read it
 _MAX_BLOCK = 384_000    # frames read at a time at most: a second up to 384 kHz, so no stated rate sizes the buffer
 
-def _open_soundfile(src: str | int | io.BytesIO, head: bytes) -> sf.SoundFile | None:
+def _open_soundfile(src: bytes | int | io.BytesIO, head: bytes) -> sf.SoundFile | None:
     "libsndfile's reader of `src`, a WAV or FLAC starting with `head` that holds plain samples in 1 or 2 channels; else None."
     if not (head[:4] == b'fLaC' or head[:4] == b'RIFF' and head[8:12] == b'WAVE'): return None
     try: f = sf.SoundFile(src, closefd=False) if isinstance(src, int) else sf.SoundFile(src)
@@ -383,7 +383,7 @@ def _read_soundfile(f: sf.SoundFile, cap: _Cap) -> np.ndarray:
         with _RUNNING_LOCK: _RUNNING.discard(me)
     return np.frombuffer(out, np.float32)  # [T], a view of `out`: no copy
 
-def _decode_soundfile(src: str | int | io.BytesIO, head: bytes, cap: _Cap) -> np.ndarray | None:
+def _decode_soundfile(src: bytes | int | io.BytesIO, head: bytes, cap: _Cap) -> np.ndarray | None:
     "`src` (a path, or an upload's bytes as a file descriptor or BytesIO; it starts with `head`) decoded in process to 16 kHz mono float32 [T]; None: ffmpeg's."
     if (f := _open_soundfile(src, head)) is None: return None
     with f:

@@ -44,9 +44,11 @@ def _decode_or_error(path: str):
     try: return decode_audio(path)
     except TaError as e: return e
 
+_BIDI = frozenset('\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069')   # Unicode's bidirectional controls
+
 def printable(line: str) -> str:
-    "line with every control character (Unicode category Cc: escape codes, carriage returns, newlines) written as its Python escape, so a transcript cannot move the cursor, recolour or clear a terminal, nor break the one line per file."
-    return ''.join(ch.encode('unicode_escape').decode('ascii') if unicodedata.category(ch) == 'Cc' else ch for ch in line)
+    "line with every control character (Unicode category Cc: escape codes, carriage returns, newlines) and every bidirectional control (U+202E and kin, `_BIDI`) written as its Python escape, so a transcript or a file name cannot move the cursor, recolour or clear a terminal, display as other text, nor break the one line per file."
+    return ''.join(ch.encode('unicode_escape').decode('ascii') if unicodedata.category(ch) == 'Cc' or ch in _BIDI else ch for ch in line)
 
 def cmd_transcribe(a) -> int:
     "Transcribe local files with the model in-process; a bad file gets its error line and the others still go through."

@@ -14,9 +14,9 @@ from .errors import TaError
 from .settings import LISTEN_BACKLOG, Settings
 
 # %% auto #0
-__all__ = ['AUTO_HTTP_WORKERS', 'log', 'FOLLOW_S', 'GATE_WAIT', 'GATE_GO', 'GATE_ABANDON', 'GATE_POLL_S', 'http_workers',
-           'check_workers', 'listen_sockets', 'worker_settings', 'run_http_worker', 'gated_load', 'Supervisor',
-           'serve_workers', 'held_connections']
+__all__ = ['AUTO_HTTP_WORKERS', 'log', 'FOLLOW_S', 'GATE_WAIT', 'GATE_GO', 'GATE_ABANDON', 'GATE_POLL_S', 'NVIDIA_NODE',
+           'http_workers', 'check_workers', 'listen_sockets', 'worker_settings', 'run_http_worker', 'gated_load',
+           'Supervisor', 'serve_workers', 'held_connections']
 
 # %% ../nbs/09d_http_workers.ipynb #hw06
 AUTO_HTTP_WORKERS = 4    # `--http-workers 0` (auto) on CUDA; the v6 measurement in nbs/18_engine_bench chose it
@@ -165,16 +165,26 @@ class Supervisor:
         if any(p.exitcode == 1 for p in self.workers): self.loader.join(10)   # they saw the load fail: its error is on its way here
         return 1 if self.error is not None or self.engine_died or any(p.exitcode == 1 for p in self.workers) else 0
 
+NVIDIA_NODE = '/dev/nvidiactl'   # present where an NVIDIA driver runs (Linux): CUDA is then likely, before torch says so
+
+def _expected_workers(settings: Settings) -> int:
+    "The HTTP worker processes `http_workers` will count, guessed without importing torch: the flag; for 0 (auto), the CUDA count where the device is auto or CUDA and an NVIDIA device node exists (`NVIDIA_NODE`); else 1. `serve_workers` checks the guess once torch is in."
+    if settings.http_workers: return settings.http_workers
+    cuda = settings.device == 'auto' or settings.device.startswith('cuda')
+    if settings.gpus or settings.engine_process == 'off' or not cuda or not os.path.exists(NVIDIA_NODE): return 1
+    return max(1, min(AUTO_HTTP_WORKERS, (os.cpu_count() or 1) // 4))
+
 def _engine_first(settings: Settings) -> bool:
-    "Whether `serve_workers` may start the engine process before its checks: the flags alone say it will run HTTP worker processes feeding it (`--http-workers` above 1, the engine not in-process, no `--gpus`). With 0 (auto) the count needs torch to know the device."
-    return settings.http_workers > 1 and settings.engine_process != 'off' and not settings.gpus
+    "Whether `serve_workers` may start the engine process before its checks: it will, by the flags or the guess for auto, run HTTP worker processes feeding it (more than one, the engine not in-process, no `--gpus`)."
+    return _expected_workers(settings) > 1 and settings.engine_process != 'off' and not settings.gpus
 
 def serve_workers(settings: Settings) -> int:
     "`ta serve` with `http_workers(settings)` HTTP worker processes sharing one port, all feeding one engine process. Exit code 1 when the model cannot be loaded. Raises `TaError` for settings this machine cannot honour or a port in use."
-    early = Supervisor(settings, settings.http_workers).start_engine() if _engine_first(settings) else None   # imports beside ours
+    early = Supervisor(settings, _expected_workers(settings)).start_engine() if _engine_first(settings) else None   # imports beside ours
     try:
         from ta.server import STOPPED, check_settings, serve
         n = http_workers(settings)
+        if early and n != early.n: early.release(False); early = None   # auto guessed CUDA and torch has none: start as before
         check_settings(settings); check_workers(settings, n)
         if n == 1: return serve(settings)
         logging.basicConfig(level=logging.INFO, format=LOG_FORMAT)

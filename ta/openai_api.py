@@ -17,7 +17,8 @@ from .audio import decode_audio, chunk_bounds, audio_seconds, SAMPLE_RATE
 from .errors import TaError, BadRequest, ClientGone, InvalidParam, NotAudio, NotReady, NotFound, Overloaded, TooLarge, WorkerStopped
 from .pipeline import join_texts
 from .server import (_CUT_SHORT, _WORKER_STOPPED, _shown, Engine, Options, get_engine, check_api_key, read_body, parse_form,
-                       parse_options, require_ready, _as_bool, admitted, Claim, Deadline, decode_upload, record, MAX_SPEAKERS)
+                       parse_options, require_ready, _as_bool, admitted, Claim, Deadline, decode_upload, record, MAX_SPEAKERS,
+                       undo_content_coding)
 
 # %% auto #0
 __all__ = ['RESPONSE_FORMATS', 'GRANULARITIES', 'MAX_PROMPT_CHARS', 'openai_router', 'cpu_pool', 'Chunk', 'chunk_texts',
@@ -356,6 +357,7 @@ async def post_transcription(request: Request, engine: Engine = Depends(get_engi
             s = engine.settings
             body = await read_body(request, s.max_body_bytes, s.body_timeout_s); t1 = time.perf_counter()
             deadline = Deadline.after(s.request_timeout_s)
+            body = await undo_content_coding(request, claim, body, deadline, s.max_body_bytes)   # a gzipped form, as /transcribe takes
             ctype = request.headers.get('content-type', '')
             if not ctype.lower().startswith('multipart/form-data'):
                 raise InvalidParam('file', 'send a multipart/form-data form with the audio in the field "file" (curl -F file=@audio.wav)')

@@ -36,10 +36,10 @@ __all__ = ['MAX_SPEAKERS', 'log', 'MAX_INFLATION', 'INFLATE_FLOOR', 'COUNTER_SLO
            'read_body', 'decode_content', 'single_valued', 'parse_request', 'parse_form', 'pick_device',
            'quiet_notices', 'freeze_heap', 'load_for_serving', 'start_engine', 'warm_up', 'CounterRows',
            'publish_counters', 'Engine', 'get_engine', 'check_api_key', 'Word', 'SpeakerTurn', 'Transcription',
-           'ErrorBody', 'decode_upload', 'record', 'post_transcribe', 'get_health', 'get_stats', 'add_error_handlers',
-           'ConnectionGuard', 'GuardedH11', 'AmbiguousFraming', 'quiet_floods', 'raise_open_file_limit', 'trim_now',
-           'trim_memory', 'get_docs', 'get_redoc', 'build_app', 'bind_port', 'check_port', 'server_config',
-           'check_settings', 'serve', 'launch', 'wait_healthy']
+           'ErrorBody', 'decode_upload', 'record', 'undo_content_coding', 'post_transcribe', 'get_health', 'get_stats',
+           'add_error_handlers', 'ConnectionGuard', 'GuardedH11', 'AmbiguousFraming', 'quiet_floods',
+           'raise_open_file_limit', 'trim_now', 'trim_memory', 'get_docs', 'get_redoc', 'build_app', 'bind_port',
+           'check_port', 'server_config', 'check_settings', 'serve', 'launch', 'wait_healthy']
 
 # %% ../nbs/06_server.ipynb #c008
 @dataclass(frozen=True)
@@ -361,6 +361,10 @@ def _unique(pairs: list) -> dict:
         raise ValueError(f"key {', '.join(json.dumps(k) for k in dup)} given more than once")
     return dict(pairs)
 
+def _json_kind(x) -> str:
+    "What a parsed JSON value is, in JSON's words (null, a boolean, a number, an array, an object), for error messages."
+    return {type(None): 'null', bool: 'a boolean', int: 'a number', float: 'a number', list: 'an array', dict: 'an object'}.get(type(x), 'a string')
+
 def _json_object(body: bytes) -> dict:
     "The JSON request object, which must carry a string `inputs` and no key but `_JSON_KEYS`; a body that does not parse and is binary data is told so, and NaN or Infinity do not parse."
     try: doc = json.loads(body, parse_constant=_no_constant, parse_float=_finite, parse_int=_int, object_pairs_hook=_unique)
@@ -372,7 +376,7 @@ def _json_object(body: bytes) -> dict:
         raise BadRequest(f"the JSON body does not parse: {str(e)[:200]}") from None
     if not isinstance(doc, dict): raise BadRequest('a JSON body must be an object {"inputs": "<base64 audio>", "parameters": {...}}')
     if not isinstance(doc.get('inputs'), str):
-        raise BadRequest('the JSON object needs "inputs": the audio file as a base64 string' + ('' if 'inputs' not in doc else f", not {type(doc['inputs']).__name__}"))
+        raise BadRequest('the JSON object needs "inputs": the audio file as a base64 string' + ('' if 'inputs' not in doc else f", not {_json_kind(doc['inputs'])}"))
     if not isinstance(doc.get('options', {}), dict):
         raise BadRequest('"options" must be a JSON object (Hugging Face clients send {"wait_for_model": true}; nothing in it applies here)')
     if extra := sorted(set(doc) - set(_JSON_KEYS)):
@@ -648,6 +652,11 @@ def record(engine: 'Engine', times: tuple[float, ...], seconds: float):
     engine.audio_seconds += seconds
     engine.publish()
 
+async def undo_content_coding(request: Request, claim: 'Claim', body: bytes, deadline: 'Deadline', limit: int) -> bytes:
+    "The body with the `Content-Encoding` it was sent with undone (`decode_content`, off the event loop, within `deadline`), every line of that header read in order, as RFC 9110 reads a list split over lines; 413 past `limit` bytes."
+    if not (codings := ', '.join(request.headers.getlist('content-encoding'))): return body
+    return await deadline.wait(off_loop(claim, decode_content, body, codings, limit))
+
 @transcribe_router.post('/transcribe', response_model=Transcription, response_model_exclude_none=True, responses=_ERRORS,
                         openapi_extra=_AUDIO_BODY, summary='Transcribe an audio file', dependencies=[Depends(check_api_key)])
 @transcribe_router.post('/', response_model=Transcription, response_model_exclude_none=True, responses=_ERRORS,
@@ -662,7 +671,7 @@ async def post_transcribe(request: Request, engine: Engine = Depends(get_engine)
             s = engine.settings
             body = await read_body(request, s.max_body_bytes, s.body_timeout_s); t1 = time.perf_counter()
             deadline = Deadline.after(s.request_timeout_s)
-            body = await deadline.wait(off_loop(claim, decode_content, body, request.headers.get('content-encoding', ''), s.max_body_bytes))
+            body = await undo_content_coding(request, claim, body, deadline, s.max_body_bytes)
             audio_bytes, options = parse_request(request.headers.get('content-type', ''), body, single_valued(request.query_params))
             del body   # the audio file only, from here on
             audio = await decode_upload(engine, claim, audio_bytes, deadline, request); t2 = time.perf_counter()
