@@ -15,19 +15,23 @@ from .settings import LISTEN_BACKLOG, Settings
 
 # %% auto #0
 __all__ = ['AUTO_HTTP_WORKERS', 'log', 'FOLLOW_S', 'GATE_WAIT', 'GATE_GO', 'GATE_ABANDON', 'GATE_POLL_S', 'NVIDIA_NODE',
-           'http_workers', 'check_workers', 'listen_sockets', 'worker_settings', 'run_http_worker', 'gated_load',
-           'Supervisor', 'serve_workers', 'held_connections']
+           'auto_workers', 'http_workers', 'check_workers', 'listen_sockets', 'worker_settings', 'run_http_worker',
+           'gated_load', 'Supervisor', 'serve_workers', 'held_connections']
 
 # %% ../nbs/09d_http_workers.ipynb #hw06
 AUTO_HTTP_WORKERS = 4    # `--http-workers 0` (auto) on CUDA; the v6 measurement in nbs/18_engine_bench chose it
 log = logging.getLogger('ta.http_workers')
+
+def auto_workers() -> int:
+    "HTTP worker processes for `--http-workers 0` on CUDA: `AUTO_HTTP_WORKERS`, at most a quarter of the cores, at least 1."
+    return max(1, min(AUTO_HTTP_WORKERS, (os.cpu_count() or 1) // 4))
 
 def http_workers(settings: Settings) -> int:
     "The HTTP worker processes `ta serve` runs: `settings.http_workers`, or for 0 (auto) `AUTO_HTTP_WORKERS` (at most a quarter of the cores) on CUDA with the engine in its own process, else 1 (on CPU the model's own compute needs the cores)."
     if settings.http_workers: return settings.http_workers
     from ta.server import pick_device
     if settings.gpus or settings.engine_process == 'off' or pick_device(settings.device).type != 'cuda': return 1
-    return max(1, min(AUTO_HTTP_WORKERS, (os.cpu_count() or 1) // 4))
+    return auto_workers()
 
 def check_workers(settings: Settings, n: int):
     "Refuse combinations `ta serve` cannot run with n HTTP worker processes. Raises `TaError`."
@@ -172,7 +176,7 @@ def _expected_workers(settings: Settings) -> int:
     if settings.http_workers: return settings.http_workers
     cuda = settings.device == 'auto' or settings.device.startswith('cuda')
     if settings.gpus or settings.engine_process == 'off' or not cuda or not os.path.exists(NVIDIA_NODE): return 1
-    return max(1, min(AUTO_HTTP_WORKERS, (os.cpu_count() or 1) // 4))
+    return auto_workers()
 
 def _engine_first(settings: Settings) -> bool:
     "Whether `serve_workers` may start the engine process before its checks: it will, by the flags or the guess for auto, run HTTP worker processes feeding it (more than one, the engine not in-process, no `--gpus`)."
