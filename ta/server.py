@@ -459,9 +459,9 @@ def warm_up(model: DecodeEngine | ASRModel, seconds: tuple[float, ...] = (1.0, 4
     return time.perf_counter() - t
 
 # %% ../nbs/06_server.ipynb #ctr02
-COUNTER_SLOTS = 64         # numbers in one process's row of `CounterRows` (`Engine.counters` has 20)
+COUNTER_SLOTS = 64         # numbers in one process's row of `CounterRows` (`Engine.counters` has 21)
 GAUGES = ('inflight.requests', 'inflight.audio_seconds', 'inflight.max_requests', 'inflight.max_audio_seconds',
-          'connections.open', 'connections.waiting', 'connections.max')   # readings of now; every other number counts up
+          'connections.open', 'connections.waiting', 'connections.max', 'ready')   # readings of now; every other number counts up
 PUBLISH_INTERVAL_S = 0.5   # how often an HTTP worker process copies its gauges (in flight, connections) to its row
 
 def _numbers(d: dict) -> list:
@@ -518,7 +518,8 @@ class Engine:
     def start(self, on_failure=None):
         "Load the model in a background thread; `on_failure(exc)` is called if that fails."
         def load():
-            try: self.scheduler = self._start(); freeze_heap()   # an HTTP worker's own objects (the engine's: `load_for_serving`)
+            try: self.scheduler = self._start(); self.publish(); freeze_heap()   # `ready` for the other HTTP workers; freeze: this one's own
+                                                                              # objects (the engine's: `load_for_serving`)
             except Exception as e:
                 self.error = e; log.error('cannot load the model: %s', e)
                 if on_failure: on_failure(e)
@@ -540,11 +541,16 @@ class Engine:
         "This process's request counters, every value a number: requests, errors, audio and stage seconds, in flight, connections."
         return {'requests': self.requests, 'client_errors': self.client_errors, 'server_errors': self.server_errors,
                 'audio_seconds': self.audio_seconds, 'stage_seconds': dict(self.stage_seconds),
-                'inflight': self.inflight.as_dict(), 'connections': self.connections.as_dict()}
+                'inflight': self.inflight.as_dict(), 'connections': self.connections.as_dict(), 'ready': int(self.ready)}
 
     def publish(self):
         "Copy `counters` to this process's row (with several HTTP worker processes; else nothing to do)."
         if self.rows: self.rows.publish(self.counters())
+
+    def workers_ready(self) -> tuple[int, int]:
+        "(HTTP worker processes whose model is ready, how many there are): (1, 1) or (0, 1) with one process. With several, a request may reach any, so the server is ready only when all are."
+        if not self.rows: return int(self.ready), 1
+        return self.all_counters()['ready'], self.rows.processes
 
     def all_counters(self) -> dict:
         "`counters` summed over every HTTP worker process (this one's fresh, the others' as of their last `publish`)."
@@ -688,14 +694,17 @@ health_router = APIRouter(tags=['health'])
 @health_router.head('/health', include_in_schema=False)   # for probes that send HEAD; in the schema once (two methods of one route share an operation id, which FastAPI warns of)
 @health_router.get('/health', summary='Ready or not', responses={503: {'model': ErrorBody}})
 async def get_health(engine: Engine = Depends(get_engine)):
-    "200 `{status: ready}` once the model is loaded and its worker runs; 503 with the reason otherwise. On the event loop: no thread, no file."
+    "200 `{status: ready}` once the model is loaded in every HTTP worker process and its worker runs; 503 with the reason otherwise. On the event loop: no thread, no file."
     from ta.openai_api import model_name
-    if engine.ready and engine.scheduler.alive and (failing := engine.failing_chunks()) <= engine.scheduler.max_batch_size:
+    linked, processes = engine.workers_ready()   # a request may reach any HTTP worker process: ready once every one is
+    if engine.ready and engine.scheduler.alive and linked >= processes and (failing := engine.failing_chunks()) <= engine.scheduler.max_batch_size:
         e = engine.scheduler
         return {'status': 'ready', 'model': model_name(engine), 'device': str(e.device), 'graph_mode': e.graph_mode.value,
                 'max_batch_size': e.max_batch_size, 'synthetic_tokens_per_second': e.tokens_per_second,
                 **(e.health() if isinstance(e, EnginePool) else {})}   # each engine; `degraded` while some are dead
-    if engine.ready and engine.scheduler.alive:
+    if engine.ready and engine.scheduler.alive and linked < processes:
+        status, msg = 'loading', f'the model is ready in {linked} of {processes} HTTP worker processes; the others are still connecting to it'
+    elif engine.ready and engine.scheduler.alive:
         status, msg = 'failing', f'the last {failing} chunks all failed (more than a batch); the log says why; restart the server if it goes on'
     elif engine.ready: status, msg = 'failed', 'the transcription worker has stopped; restart the server (its log says why)'
     elif engine.error: status, msg = 'failed', 'the model failed to load; the log says why'
