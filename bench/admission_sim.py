@@ -11,7 +11,8 @@ Not a measurement: a discrete-event simulation of one engine with the costs meas
 - the rules with an idle hold (stop 28) also know each request from the moment its body is read, the upload-decode time
   before it reaches the engine (bursts: all at once at 0; steady load: uniform 0-80 ms, twice the 32-client mean): an
   idle pool then waits for announced requests, at most the hold after its oldest waiting chunk arrived.
-Usage: python bench/admission_sim.py bench/admission_sim.json"""
+Usage: python bench/admission_sim.py bench/admission_sim.json (the rules), or --levers bench/served_levers_sim.json (the served
+targets against the costs of v14, and what each lever would give)."""
 import json, sys
 import numpy as np
 
@@ -20,8 +21,8 @@ BUCKETS = (1, 2, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128)
 TOKENS, AUDIO_S, ROWS, MAX_ADMIT = 58, 17.5, 128, 64
 SPREAD_S = {32: 0.038, 64: 0.070, 128: 0.116}
 
-def run(arrivals, rule, fix_ms: float, announced=None, idle_hold_s: float = 0.0) -> tuple[float, list[float]]:
-    "Seconds until the last chunk is answered, and each chunk's latency, for chunk arrival times `arrivals` (s) under `rule`; with `idle_hold_s`, an idle pool waits that long at most for requests announced (at times `announced`) but not arrived."
+def run(arrivals, rule, fix_ms: float, announced=None, idle_hold_s: float = 0.0, step_ms=STEP_MS, chunk_ms: float = 2.55) -> tuple[float, list[float]]:
+    "Seconds until the last chunk is answered, and each chunk's latency, for chunk arrival times `arrivals` (s) under `rule`; with `idle_hold_s`, an idle pool waits that long at most for requests announced (at times `announced`) but not arrived. `step_ms`: the step curve (rows, ms); `chunk_ms`: encode + prefill per admitted chunk."
     order = np.argsort(arrivals)
     arrivals, announced = np.asarray(arrivals)[order], (np.zeros(len(arrivals)) if announced is None else np.asarray(announced)[order])
     t, i, waiting, rows, lat, steps = 0.0, 0, [], [None] * ROWS, [], 0
@@ -34,12 +35,12 @@ def run(arrivals, rule, fix_ms: float, announced=None, idle_hold_s: float = 0.0)
             t = min(arrivals[i], waiting[0][0] + idle_hold_s); continue   # hold the idle pool for an announced request
         if waiting and free and (not running or rule(waiting, running, len(free), steps)):
             take, waiting = waiting[:len(free)], waiting[len(free):]
-            t += (2 * fix_ms + 2.55 * len(take)) / 1e3
+            t += (2 * fix_ms + chunk_ms * len(take)) / 1e3
             for k, (arrived, _) in zip(free, take): rows[k] = [arrived, 0]
             continue
         if not running: continue
         hi = max(k for k, r in enumerate(rows) if r is not None) + 1
-        t += np.interp(next(b for b in BUCKETS if b >= hi), *STEP_MS) / 1e3; steps += 1
+        t += np.interp(next(b for b in BUCKETS if b >= hi), *step_ms) / 1e3; steps += 1
         for k in range(hi):
             if rows[k] is not None:
                 rows[k][1] += 1
@@ -82,5 +83,34 @@ def simulate(seed: int = 0) -> dict:
         rec['runs'] += [_row(name, fix, hold_rng, count_rule(32, 32), hold) for name, hold in HOLDS.items()]
     return rec
 
-if __name__ == '__main__':
-    json.dump(simulate(), open(sys.argv[1], 'w'), indent=1)
+V14 = dict(step_ms=([1, 32, 128], [1.723, 2.254, 3.565]),     # the served step now (bench/step_gdn_fused_before.json)
+           chunk_ms=round((0.319 + 0.4307) / 256 * 1e3, 2),      # encode + prefill seconds per chunk at 128 clients and
+           spread_s={32: 0.0368, 64: 0.0725, 128: 0.1247})       # the mean upload-decode stage: bench/serve_http_v14_warm_w4.json
+V14_SERVED = {32: 1472, 64: 1997, 128: 2920}                     # its served RTFx, same record
+ROUNDS = 100                                                     # bursts per lever and level: 20 left 5-10% between neighbours
+LEVERS = {'v14 costs (check against the served record)': {},
+          'decode step at the decode-floor issue targets (1.2 / 1.6 / 2.7 ms)': dict(step_ms=([1, 32, 128], [1.2, 1.6, 2.7])),
+          'encode + prefill 30% cheaper a chunk': dict(chunk_ms=round(V14['chunk_ms'] * 0.7, 2)),
+          'upload-decode spread halved': dict(spread_s={n: s / 2 for n, s in V14['spread_s'].items()}),
+          'all three': dict(step_ms=([1, 32, 128], [1.2, 1.6, 2.7]), chunk_ms=round(V14['chunk_ms'] * 0.7, 2),
+                            spread_s={n: s / 2 for n, s in V14['spread_s'].items()})}
+LEVERS |= {f'{k}, the admission wait 45 steps (72 ms at 1.6 ms, as 32 of v14)': dict(v, max_wait=45)   # the count rule's
+           for k, v in LEVERS.items() if 'step_ms' in v}                                                   # wait is in steps
+
+def levers(seed: int = 0) -> dict:
+    "Burst RTFx at 32 / 64 / 128 requests (median of `ROUNDS` rounds, ta's count rule) with v14's costs and with each lever applied alone, then all: which of them the served targets (2,000 / 2,800 / 3,500) need."
+    rec = dict(assumptions=__doc__, costs=V14, served=V14_SERVED, runs=[])
+    for fix in (8.0, 15.0):
+        rng = np.random.default_rng(seed)   # the same arrivals for every lever
+        for name, change in LEVERS.items():
+            c = {**V14, 'max_wait': 32, **change}
+            row = dict(lever=name, fixed_ms_per_stage=fix, **{k: v for k, v in change.items() if k != 'spread_s'})
+            for n, spread in c['spread_s'].items():
+                walls = [run(np.r_[0.0, rng.uniform(0, 2 * spread, n - 1)], count_rule(32, c['max_wait']), fix, step_ms=c['step_ms'],
+                             chunk_ms=c['chunk_ms'])[0] for _ in range(ROUNDS)]
+                row[f'burst_{n}_rtfx'] = round(AUDIO_S * n / float(np.median(walls)))
+            print(json.dumps(row), flush=True); rec['runs'].append(row)
+    return rec
+
+if __name__ == '__main__':   # python bench/admission_sim.py bench/admission_sim.json; --levers bench/served_levers_sim.json
+    json.dump(levers() if sys.argv[1] == '--levers' else simulate(), open(sys.argv[-1], 'w'), indent=1)
