@@ -4,7 +4,7 @@
 
 # %% ../nbs/06d_ray.ipynb #c002
 from __future__ import annotations
-import asyncio, json, signal, threading
+import asyncio, json, signal, time
 import ray
 from ray import serve
 from .errors import TaError
@@ -87,7 +87,8 @@ def serve_ray(settings: Settings) -> int:
     print(f"ta on Ray Serve at http://{settings.host}:{settings.port}: {scale['min_replicas']} to {scale['max_replicas']} replicas, "
           f"one {'GPU' if gpus else 'CPU'} each; Ray cluster {ctx.address_info['gcs_address']} (Ctrl-C to stop)", flush=True)
     signal.signal(signal.SIGTERM, signal.default_int_handler)   # SIGTERM too ends in the clean removal below
-    try: threading.Event().wait()
+    try:   # wake each second: Python runs a signal's handler in the main thread only, and Ray's threads may take the signal
+        while True: time.sleep(1)
     except KeyboardInterrupt: pass
     finally: serve.shutdown() if settings.ray_address == 'local' else serve.delete(APP_NAME)
     print('ta on Ray Serve stopped', flush=True)
