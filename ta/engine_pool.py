@@ -10,29 +10,12 @@ from dataclasses import dataclass, field, fields
 import numpy as np
 import torch
 from .engine import EngineStats, as_clips
+from .checks import gpu_devices
 from .engine_process import EngineProcess
 from .errors import TaError, NotReady, WorkerStopped
 
 # %% auto #0
-__all__ = ['gpu_devices', 'add_stats', 'Sent', 'EnginePool', 'submit', 'close', 'describe', 'health']
-
-# %% ../nbs/09c_engine_pool.ipynb #p006
-def gpu_devices(spec: str) -> list[str]:
-    "The devices `--gpus` names: [] for '' (one engine, as without it), every visible CUDA device for 'all', else each of a comma list ('0,1', 'cuda:0,cuda:1', 'cpu,cpu'). Raises `TaError` for a device this machine lacks."
-    spec, n = spec.strip(), torch.cuda.device_count()
-    if not spec: return []
-    if spec != 'all': return [_one_device(d.strip(), n) for d in spec.split(',')]
-    if not n: raise TaError("--gpus all: torch sees no CUDA GPU on this machine; name the devices (e.g. --gpus cpu,cpu) or leave --gpus unset")
-    return [f'cuda:{i}' for i in range(n)]
-
-def _one_device(name: str, n: int) -> str:
-    "'3' or 'cuda:3' -> 'cuda:3' (checked against the `n` visible CUDA devices); 'cpu' as is."
-    if name == 'cpu': return name
-    index = name.removeprefix('cuda:')
-    if not index.isdigit(): raise TaError(f"--gpus: unknown device {name!r}; use all, or a comma list of GPU indexes (0,1), cuda:N or cpu")
-    if int(index) >= n:
-        raise TaError(f"--gpus: device {name!r} does not exist: this machine has {n} visible CUDA device(s)" + (f" (cuda:0 to cuda:{n - 1})" if n else ''))
-    return f'cuda:{int(index)}'
+__all__ = ['add_stats', 'Sent', 'EnginePool', 'submit', 'close', 'describe', 'health']
 
 # %% ../nbs/09c_engine_pool.ipynb #p009
 def add_stats(stats: list[EngineStats]) -> EngineStats:

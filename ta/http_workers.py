@@ -10,8 +10,9 @@ import multiprocessing.connection
 from pathlib import Path
 from .engine_process import EngineLink, EngineProcess, engine_listener, name_process, quick_exit, LOG_FORMAT
 from .errors import TaError
-# no ta.server here, nor torch or transformers: the supervisor starts the engine process before it imports them (`serve_workers`)
-from .settings import LISTEN_BACKLOG, Settings
+# no ta.server here, nor torch or transformers: the supervisor starts the engine process before it imports them (`serve_workers`),
+# and its checks (ta.checks, imported where used) need torch alone
+from .settings import COUNTER_SLOTS, LISTEN_BACKLOG, STOPPED, Settings
 
 # %% auto #0
 __all__ = ['AUTO_HTTP_WORKERS', 'log', 'FOLLOW_S', 'GATE_WAIT', 'GATE_GO', 'GATE_ABANDON', 'GATE_POLL_S', 'NVIDIA_NODE',
@@ -29,7 +30,7 @@ def auto_workers() -> int:
 def http_workers(settings: Settings) -> int:
     "The HTTP worker processes `ta serve` runs: `settings.http_workers`, or for 0 (auto) `AUTO_HTTP_WORKERS` (at most a quarter of the cores) on CUDA with the engine in its own process, else 1 (on CPU the model's own compute needs the cores)."
     if settings.http_workers: return settings.http_workers
-    from ta.server import pick_device
+    from ta.checks import pick_device   # torch alone
     if settings.gpus or settings.engine_process == 'off' or pick_device(settings.device).type != 'cuda': return 1
     return auto_workers()
 
@@ -43,7 +44,7 @@ def listen_sockets(host: str, port: int, n: int) -> list[socket.socket]:
     """n TCP sockets listening on host:port (0: a free port), one per HTTP worker process, in one `SO_REUSEPORT` group: the
     kernel hands each new connection to one of them by a hash of its addresses and ports. Where the system lacks
     `SO_REUSEPORT` (not Linux), one socket they all share. Raises `TaError` when the port is taken (`bind_port`)."""
-    from ta.server import bind_port
+    from ta.checks import bind_port
     first = bind_port(host, port)   # without SO_REUSEPORT: refused while anything holds the port, another ta serve's group too
     if n == 1 or not hasattr(socket, 'SO_REUSEPORT'): first.listen(LISTEN_BACKLOG); return [first]
     first.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)   # after its bind: the port is never free between the check and the group
@@ -115,7 +116,6 @@ class Supervisor:
 
     def start(self) -> 'Supervisor':
         "Start the workers on `self.socks`, the engine loading; a signal that comes meanwhile (`pass_on`, installed first) reaches each worker as it starts."
-        from ta.server import COUNTER_SLOTS
         if self.go.value == GATE_WAIT: self.release()
         self.args = (worker_settings(self.settings, self.n), self.address, self.ctx.RawArray('d', self.n * COUNTER_SLOTS), self.stops)
         self.workers = [self._start(i) for i in range(self.n)]
@@ -186,11 +186,13 @@ def serve_workers(settings: Settings) -> int:
     "`ta serve` with `http_workers(settings)` HTTP worker processes sharing one port, all feeding one engine process. Exit code 1 when the model cannot be loaded. Raises `TaError` for settings this machine cannot honour or a port in use."
     early = Supervisor(settings, _expected_workers(settings)).start_engine() if _engine_first(settings) else None   # imports beside ours
     try:
-        from ta.server import STOPPED, check_settings, serve
+        from ta.checks import check_settings   # torch alone: the engine process imports the serving code meanwhile
         n = http_workers(settings)
         if early and n != early.n: early.release(False); early = None   # auto guessed CUDA and torch has none: start as before
         check_settings(settings); check_workers(settings, n)
-        if n == 1: return serve(settings)
+        if n == 1:
+            from ta.server import serve
+            return serve(settings)
         logging.basicConfig(level=logging.INFO, format=LOG_FORMAT)
         socks = listen_sockets(settings.host, settings.port, n)
     except BaseException:

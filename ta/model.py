@@ -14,15 +14,16 @@ from safetensors.torch import load_file, save_file
 from transformers.initialization import no_init_weights
 from transformers import (PreTrainedTokenizerFast, GenerationConfig, GraniteSpeech5EncoderConfig, GraniteSpeech5Encoder,
                           Qwen3_5TextConfig, Qwen3_5ForCausalLM)
+from .checks import check_local_dir
 from .errors import ModelLoadError
 from .features import clip_features, pad_features, SAMPLE_RATE, N_FFT, WIN_LENGTH, HOP_LENGTH, N_MELS
 from .tiny import TINY_DIR, TRANSCRIBE_PROMPT
 
 # %% auto #0
-__all__ = ['ENCODER_RENAMES', 'DECODER_RENAMES', 'VOCAB_MULTIPLE', 'ASRConfig', 'Projector', 'check_local_dir', 'resolve_dir',
-           'read_weights', 'padded_vocab', 'load_base', 'ASRModel', 'prompt_ids', 'projector_state', 'encode_features',
-           'encode', 'embed_prompts', 'generate', 'truncate_repetition', 'clean_text', 'decode_text',
-           'transcribe_features', 'transcribe_clips', 'save_pretrained']
+__all__ = ['ENCODER_RENAMES', 'DECODER_RENAMES', 'VOCAB_MULTIPLE', 'ASRConfig', 'Projector', 'resolve_dir', 'read_weights',
+           'padded_vocab', 'load_base', 'ASRModel', 'prompt_ids', 'projector_state', 'encode_features', 'encode',
+           'embed_prompts', 'generate', 'truncate_repetition', 'clean_text', 'decode_text', 'transcribe_features',
+           'transcribe_clips', 'save_pretrained']
 
 # %% ../nbs/04_model.ipynb #c005
 @dataclass
@@ -72,14 +73,6 @@ class Projector(nn.Module):
         return self.linear_2(self.act(self.linear_1(self.input_norm(x.to(self.linear_1.weight.dtype)))))
 
 # %% ../nbs/04_model.ipynb #c011
-def check_local_dir(name: str) -> None:
-    "Raise `ModelLoadError` when `name` is a local path (it exists, starts with `.`, `/` or `~`, or has more than one `/`) but not a folder: it is never looked up on the Hub."
-    path = Path(name).expanduser()
-    if not name.strip(): raise ModelLoadError("the model is empty: give a checkpoint folder or a Hub id")
-    if path.is_file(): raise ModelLoadError(f"'{name}' is a file, not a checkpoint folder; give the folder that holds config.json")
-    if not path.is_dir() and (name.startswith(('.', '/', '~')) or name.count('/') > 1):
-        raise ModelLoadError(f"'{name}' is not a checkpoint folder (no such directory)")
-
 def resolve_dir(name: str, base: Path | None = None, patterns: list[str] | None = None) -> Path:
     "Local folder for `name`: relative to `base`, a local path, or a Hub snapshot. Raises `ModelLoadError`."
     for cand in ([base / name] if base else []) + [Path(name).expanduser()]:

@@ -25,21 +25,21 @@ from .audio import decode_audio, audio_seconds, stop_decoders, SAMPLE_RATE
 from .errors import TaError, BadRequest, InvalidParam, Unauthorized, TooLarge, NotAudio, ClientGone, NotReady, Overloaded, DeadlineExceeded, BodyTimeout, WorkerStopped
 from .engine import DecodeEngine, fast_decode_kernel
 from .engine_process import EngineProcess, LOG_FORMAT
-from .engine_pool import EnginePool, gpu_devices
-from .model import ASRModel, check_local_dir
-from .settings import Settings, LISTEN_BACKLOG
+from .checks import bind_port, check_local_dir, check_port, check_settings, gpu_devices, pick_device   # torch alone: nbs/03a_checks
+from .engine_pool import EnginePool
+from .model import ASRModel
+from .settings import Settings, COUNTER_SLOTS, LISTEN_BACKLOG, STOPPED
 
 # %% auto #0
-__all__ = ['MAX_SPEAKERS', 'log', 'MAX_INFLATION', 'INFLATE_FLOOR', 'COUNTER_SLOTS', 'GAUGES', 'PUBLISH_INTERVAL_S', 'STAGES',
-           'transcribe_router', 'health_router', 'stats_router', 'PIPELINE_BYTES', 'docs_router', 'STOPPED', 'Options',
-           'parse_options', 'require_ready', 'Episode', 'InFlight', 'Claim', 'admitted', 'off_loop', 'Deadline',
-           'read_body', 'decode_content', 'single_valued', 'parse_request', 'parse_form', 'pick_device',
-           'quiet_notices', 'freeze_heap', 'load_for_serving', 'start_engine', 'warm_up', 'CounterRows',
-           'publish_counters', 'Engine', 'get_engine', 'check_api_key', 'Word', 'SpeakerTurn', 'Transcription',
-           'ErrorBody', 'decode_upload', 'record', 'undo_content_coding', 'post_transcribe', 'get_health', 'get_stats',
-           'add_error_handlers', 'ConnectionGuard', 'GuardedH11', 'AmbiguousFraming', 'quiet_floods',
-           'raise_open_file_limit', 'trim_now', 'trim_memory', 'get_docs', 'get_redoc', 'build_app', 'bind_port',
-           'check_port', 'server_config', 'check_settings', 'serve', 'launch', 'wait_healthy']
+__all__ = ['MAX_SPEAKERS', 'log', 'MAX_INFLATION', 'INFLATE_FLOOR', 'GAUGES', 'PUBLISH_INTERVAL_S', 'STAGES', 'transcribe_router',
+           'health_router', 'stats_router', 'PIPELINE_BYTES', 'docs_router', 'Options', 'parse_options',
+           'require_ready', 'Episode', 'InFlight', 'Claim', 'admitted', 'off_loop', 'Deadline', 'read_body',
+           'decode_content', 'single_valued', 'parse_request', 'parse_form', 'quiet_notices', 'freeze_heap',
+           'load_for_serving', 'start_engine', 'warm_up', 'CounterRows', 'publish_counters', 'Engine', 'get_engine',
+           'check_api_key', 'Word', 'SpeakerTurn', 'Transcription', 'ErrorBody', 'decode_upload', 'record',
+           'undo_content_coding', 'post_transcribe', 'get_health', 'get_stats', 'add_error_handlers', 'ConnectionGuard',
+           'GuardedH11', 'AmbiguousFraming', 'quiet_floods', 'raise_open_file_limit', 'trim_now', 'trim_memory',
+           'get_docs', 'get_redoc', 'build_app', 'server_config', 'serve', 'launch', 'wait_healthy']
 
 # %% ../nbs/06_server.ipynb #c008
 @dataclass(frozen=True)
@@ -403,16 +403,6 @@ def _b64_audio(text: str) -> bytes:
     except (binascii.Error, ValueError) as e: raise BadRequest(f'"inputs" is not valid base64: {e}') from None
 
 # %% ../nbs/06_server.ipynb #c016
-def pick_device(name: str) -> torch.device:
-    "'auto' -> cuda when available, else cpu; 'cuda', 'cuda:N' or 'cpu' as asked. Raises `TaError` for a device this machine lacks."
-    if name == 'auto': return torch.device('cuda' if torch.cuda.is_available() else 'cpu')
-    try: device = torch.device(name)
-    except RuntimeError: raise TaError(f"unknown device {name!r}; use auto, cpu, cuda or cuda:N") from None
-    if device.type == 'cuda' and not torch.cuda.is_available():
-        raise TaError(f"device {name!r} asked for, but this torch has no usable CUDA GPU; use --device cpu (or auto)")
-    if device.type not in ('cuda', 'cpu'): raise TaError(f"device {name!r} is not supported; use auto, cpu, cuda or cuda:N")
-    return device
-
 class _NoKernelNotice(logging.Filter):
     "Drop transformers' 'install the fast kernel' notices: on CPU there is no such kernel to install."
     def filter(self, record): return 'falling back to its reference PyTorch implementation' not in record.getMessage()
@@ -459,7 +449,6 @@ def warm_up(model: DecodeEngine | ASRModel, seconds: tuple[float, ...] = (1.0, 4
     return time.perf_counter() - t
 
 # %% ../nbs/06_server.ipynb #ctr02
-COUNTER_SLOTS = 64         # numbers in one process's row of `CounterRows` (`Engine.counters` has 21)
 GAUGES = ('inflight.requests', 'inflight.audio_seconds', 'inflight.max_requests', 'inflight.max_audio_seconds',
           'connections.open', 'connections.waiting', 'connections.max', 'ready')   # readings of now; every other number counts up
 PUBLISH_INTERVAL_S = 0.5   # how often an HTTP worker process copies its gauges (in flight, connections) to its row
@@ -939,21 +928,6 @@ def build_app(settings: Settings | None = None, on_failure=None, start=None, row
     add_error_handlers(app); add_openai_errors(app)
     return app
 
-def bind_port(host: str, port: int) -> socket.socket:
-    "A TCP socket bound to `port` on `host` (0: a free port the system picks). Raises `TaError` suggesting `--port` when it is taken."
-    s = socket.socket(socket.AF_INET6 if ':' in host else socket.AF_INET)
-    s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds: a port in TIME_WAIT is free
-    try: s.bind((host, port)); return s
-    except OSError as e:
-        s.close()
-        if e.errno != errno.EADDRINUSE: raise TaError(f"cannot listen on {host}:{port}: {e.strerror}; check --host and --port") from None
-        raise TaError(f"port {port} on {host} is already in use (another ta serve?); choose another with --port, "
-                      f"e.g. --port {port + 1 if port < 65535 else 8001}, or stop the program using it") from None
-
-def check_port(host: str, port: int):
-    "Raise `TaError` suggesting `--port` when `port` on `host` is taken (0: the system picks one, always free)."
-    if port: bind_port(host, port).close()
-
 def server_config(app: FastAPI, settings: Settings):
     "uvicorn's `Config` for `app`: `GuardedH11` connections, keep-alive, graceful shutdown, proxy headers only from `forwarded_allow_ips`."
     import uvicorn
@@ -965,16 +939,6 @@ def server_config(app: FastAPI, settings: Settings):
                           timeout_graceful_shutdown=settings.drain_s + 5, http=type('GuardedH11', (GuardedH11,), {'guard': guard}),
                           backlog=LISTEN_BACKLOG,   # no limit_concurrency: the guard bounds connections; uvicorn's check 503s requests while evicted ones close
                           proxy_headers=bool(settings.forwarded_allow_ips), forwarded_allow_ips=settings.forwarded_allow_ips or None)
-
-def check_settings(settings: Settings):
-    "Refuse, before anything listens, what this machine cannot honour: a device it lacks, a bad `--gpus`, CUDA graphs off CUDA, a checkpoint path that is no folder. Raises `TaError`."
-    check_local_dir(settings.model)   # a typo in --model ends the start here, not after the server has said it is running
-    device = pick_device(settings.device)
-    gpu_devices(settings.gpus)
-    if settings.graph_mode in ('graph', 'compiled') and device.type != 'cuda':
-        raise TaError(f"--graph-mode {settings.graph_mode} needs a CUDA device, and this server would run on {device}; use --graph-mode eager")
-
-STOPPED = 'ta serve stopped: the model could not be loaded: %s'
 
 def serve(settings: Settings, sockets: list[socket.socket] | None = None, start=None, rows: CounterRows | None = None, follow=None) -> int:
     "Run uvicorn (one HTTP process) until interrupted; exit code 1 when the model cannot be loaded. Raises `TaError` for a device this machine lacks or a port in use. An HTTP worker process of `ta serve --http-workers` (`ta.http_workers`) passes the shared listening `sockets`, how it reaches the engine (`start`), its counters' row (`rows`), and `follow(server)`, run in a thread: then it is stopped by `follow` calling `server.handle_exit`, not by signals."

@@ -11,11 +11,14 @@ from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 # %% auto #0
-__all__ = ['LISTEN_BACKLOG', 'AUDIO_BYTES_PER_S', 'OTHER_TA_VARIABLES', 'memory_bytes', 'Settings', 'unknown_variables']
+__all__ = ['LISTEN_BACKLOG', 'COUNTER_SLOTS', 'STOPPED', 'AUDIO_BYTES_PER_S', 'OTHER_TA_VARIABLES', 'memory_bytes', 'Settings',
+           'unknown_variables']
 
 # %% ../nbs/06a_settings.ipynb #c005
 _TINY = Path(ta.__file__).parent / 'checkpoints' / 'tiny'  # ta.tiny.TINY_DIR, without importing torch
 LISTEN_BACKLOG = 128      # connections the kernel queues; asyncio accepts up to this many at once (each a descriptor), so well under max_connections
+COUNTER_SLOTS = 64         # numbers in one process's row of `CounterRows` (`Engine.counters` has 20 numbers, `ready` among them; nbs/06_server), here for the supervisor of --http-workers, which sizes the rows without importing ta.server
+STOPPED = 'ta serve stopped: the model could not be loaded: %s'   # the last log line of a ta serve whose model could not be loaded (nbs/06_server, 09d_http_workers)
 AUDIO_BYTES_PER_S = 2**18  # memory one second of audio in flight costs at its peak: the 4.8 GB for 5.97 h measured in issue 13 is 223 KiB/s
 
 def memory_bytes() -> int:
