@@ -222,6 +222,27 @@ async def read_body(request: Request, limit: int, timeout_s: float | None = None
 
 _CODINGS = ('gzip', 'x-gzip', 'deflate', 'br')
 
+def _starts_as(data: bytes, wbits: int) -> bool:
+    "Whether the first 4 KiB of `data` inflate as `wbits` says (31 gzip, 15 zlib-wrapped deflate, -15 raw deflate): no error, and no bytes past a stream's end (random bytes can hold a short final block)."
+    try: d = zlib.decompressobj(wbits); d.decompress(data[:4096], 4096); return bool(data) and not d.unused_data
+    except zlib.error: return False
+
+def _sniff_coding(data: bytes) -> str | None:
+    "Which of gzip, deflate (zlib-wrapped, as HTTP means it) or raw deflate `data` starts as, else None."
+    return next((name for name, wbits in (('gzip', 31), ('deflate', 15), ('raw deflate', -15)) if _starts_as(data, wbits)), None)
+
+_RAW_DEFLATE = ("the body is raw deflate data, without the zlib wrapper: HTTP's Content-Encoding: deflate means zlib-wrapped deflate "
+                "(RFC 9110 section 8.4.1.2), and raw deflate is not accepted; send it zlib-wrapped (Python's zlib.compress), "
+                "gzip-compressed with Content-Encoding: gzip, or uncompressed without that header")
+
+def _not_coded(data: bytes, coding: str) -> str:
+    "The 400 for a body that is not the `coding` its Content-Encoding names, saying what it is instead when it is gzip or deflate."
+    actual = _sniff_coding(data)
+    if actual == 'raw deflate' and coding == 'deflate': return _RAW_DEFLATE
+    if actual in ('gzip', 'deflate') and actual not in coding:   # x-gzip is gzip
+        return f"the body is {actual} data, though Content-Encoding says {coding}; send it with Content-Encoding: {actual}"
+    return f"the body is not valid {coding} data, though Content-Encoding says so; send it uncompressed, without that header"
+
 def _inflate(data: bytes, coding: str, limit: int) -> bytes:
     "`data` decompressed as `coding` (gzip members may be concatenated); `TooLarge` past `limit` bytes, `BadRequest` if it is not that."
     if coding == 'br':
@@ -231,7 +252,7 @@ def _inflate(data: bytes, coding: str, limit: int) -> bytes:
             out += d.process(data, output_buffer_limit=limit + 1)
             while len(out) <= limit and not d.can_accept_more_data(): out += d.process(b'', output_buffer_limit=limit + 1 - len(out))
             done = d.is_finished()
-        except brotli.error as e: raise BadRequest(f"the body is not valid br data, though Content-Encoding says so ({e}); send it uncompressed, without that header") from None
+        except brotli.error: raise BadRequest(_not_coded(data, coding)) from None
     else:
         wbits, out, done = (31 if 'gzip' in coding else 15), bytearray(), False
         try:
@@ -241,8 +262,7 @@ def _inflate(data: bytes, coding: str, limit: int) -> bytes:
                 while d.unconsumed_tail and len(out) <= limit: out += d.decompress(d.unconsumed_tail, limit + 1 - len(out))
                 if len(out) > limit: break
                 done, data = d.eof, (d.unused_data if d.eof else b'')  # another gzip member may follow
-        except zlib.error as e: raise BadRequest(f"the body is not valid {coding} data, though Content-Encoding says so ({e}); "
-                                                 "send it uncompressed, without that header") from None
+        except zlib.error: raise BadRequest(_not_coded(data, coding)) from None
     if len(out) > limit: raise _too_big_inflated(limit)
     if not done: raise BadRequest(f"the {coding} body ends before its compressed data does (truncated); send the whole file")
     return bytes(out)
@@ -297,11 +317,22 @@ def parse_request(content_type: str, body: bytes, query: Mapping[str, str]) -> t
 
 logging.getLogger('python_multipart').setLevel(logging.ERROR)   # it logs every malformed client form as a warning; the client's 400 names the fault, the log need not
 
+_BUILD_FORM = 'let the client library build the form and its Content-Type together (curl -F file=@audio.wav)'
+
+def _form_fault(body: bytes, boundary: bytes) -> str:
+    "The 400 for a multipart body that does not parse: which part of the format is wrong, in words."
+    delim = b'--' + boundary; shown = delim.decode('latin-1')
+    start = body.lstrip(b'\r\n')   # blank lines before the first boundary are skipped
+    if not start.startswith(delim): what = f'does not begin with the boundary line {shown} that its Content-Type names'
+    elif not start[len(delim):].startswith(b'\r\n'): what = f'has a boundary line that is not {shown} alone, ended by CRLF (\\r\\n)'
+    else: what = "has a part whose headers do not parse (each a line 'Name: value' ended by CRLF, then an empty line before the data)"
+    return f'the multipart form {what}; {_BUILD_FORM}'
+
 def parse_form(content_type: str, body: bytes) -> tuple[bytes, list[tuple[str, str]]]:
     "The file and the text fields `[(name, value)]` of a multipart/form-data `body`; `BadRequest` unless it holds exactly one file, named `file`, and ends with its closing boundary (a form cut short is not taken as a shorter file)."
     from python_multipart.multipart import MultipartParser, parse_options_header
     boundary = parse_options_header(content_type)[1].get(b'boundary')
-    if not boundary: raise BadRequest('the multipart Content-Type has no boundary; let the client library build the form (curl -F file=@audio.wav)')
+    if not boundary: raise BadRequest(f'the multipart Content-Type has no boundary; {_BUILD_FORM}')
     parts, head, ended = [], {}, []
     def begin(): parts.append({'headers': {}, 'data': bytearray()}); head.clear()
     def field(d, s, e): head['name'] = head.get('name', b'') + d[s:e]
@@ -312,7 +343,7 @@ def parse_form(content_type: str, body: bytes) -> tuple[bytes, list[tuple[str, s
         p = MultipartParser(boundary, {'on_part_begin': begin, 'on_header_field': field, 'on_header_value': value,
                                        'on_header_end': header_end, 'on_part_data': data, 'on_end': lambda: ended.append(True)})
         p.write(body); p.finalize()
-    except Exception as e: raise BadRequest(f'the multipart form does not parse: {e}') from None
+    except Exception: raise BadRequest(_form_fault(body, boundary)) from None
     files, fields = [], []
     for part in parts:
         disp = parse_options_header(part['headers'].get(b'content-disposition', b''))[1]
@@ -365,15 +396,37 @@ def _json_kind(x) -> str:
     "What a parsed JSON value is, in JSON's words (null, a boolean, a number, an array, an object), for error messages."
     return {type(None): 'null', bool: 'a boolean', int: 'a number', float: 'a number', list: 'an array', dict: 'an object'}.get(type(x), 'a string')
 
+_JSON_SHAPE = '{"inputs": "<base64 audio>", "parameters": {...}}'
+_JSON_FAULTS = {   # json's messages (CPython's json.decoder) -> what they mean
+    'Expecting value': 'a value is missing, or is not JSON (strings take double quotes; true, false and null are lower case)',
+    'Expecting property name enclosed in double quotes': 'a key is not in double quotes ("inputs", not \'inputs\' or inputs), or a comma ends the object',
+    "Expecting ':' delimiter": 'a key is not followed by a colon',
+    "Expecting ',' delimiter": 'a comma is missing between two items',
+    'Extra data': 'more follows the JSON object',
+    'Invalid control character at': 'a string holds a raw line break, tab or other control character (write it escaped, as \\n)',
+    'Invalid \\escape': 'a backslash in a string starts no JSON escape (a backslash itself is written \\\\)',
+    'Invalid \\uXXXX escape': 'a \\u escape is not followed by 4 hex digits',
+    'Unterminated string starting at': 'a string that starts here has no closing double quote'}
+
+def _json_fault(body: bytes, e: ValueError) -> str:
+    "The 400 for a JSON body that does not parse: where and what in words, or the reason a parse hook gave (`_no_constant`, `_finite`, `_int`, `_unique`)."
+    if not body.strip(): return f'the JSON body is empty; send the object {_JSON_SHAPE}'
+    if isinstance(e, UnicodeDecodeError):
+        return f'the JSON body is not UTF-8 text: byte {e.start} is 0x{e.object[e.start]:02x}; send JSON encoded as UTF-8'
+    if not isinstance(e, json.JSONDecodeError): return f'the JSON body does not parse: {str(e)[:200]}'
+    at = f'line {e.lineno}, column {e.colno}'
+    if e.pos >= len(e.doc.rstrip()): return f'the JSON body ends at {at} before its object does (cut short?); send the whole object {_JSON_SHAPE}'
+    return f"the JSON body does not parse at {at}: {_JSON_FAULTS.get(e.msg, 'this is not JSON')}; send one JSON object, {_JSON_SHAPE}"
+
 def _json_object(body: bytes) -> dict:
     "The JSON request object, which must carry a string `inputs` and no key but `_JSON_KEYS`; a body that does not parse and is binary data is told so, and NaN or Infinity do not parse."
     try: doc = json.loads(body, parse_constant=_no_constant, parse_float=_finite, parse_int=_int, object_pairs_hook=_unique)
     except RecursionError:   # json's C parser recurses once per level: [[[[...]]]] 100,000 deep ends here
         raise BadRequest('the JSON body nests arrays or objects too deeply to read; the request object is flat: '
                          '{"inputs": "<base64 audio>", "parameters": {...}}') from None
-    except (ValueError, UnicodeDecodeError) as e:
+    except ValueError as e:   # UnicodeDecodeError included
         if _binary(body): raise BadRequest(_NOT_JSON) from None
-        raise BadRequest(f"the JSON body does not parse: {str(e)[:200]}") from None
+        raise BadRequest(_json_fault(body, e)) from None
     if not isinstance(doc, dict): raise BadRequest('a JSON body must be an object {"inputs": "<base64 audio>", "parameters": {...}}')
     if not isinstance(doc.get('inputs'), str):
         raise BadRequest('the JSON object needs "inputs": the audio file as a base64 string' + ('' if 'inputs' not in doc else f", not {_json_kind(doc['inputs'])}"))
@@ -385,6 +438,19 @@ def _json_object(body: bytes) -> dict:
     return doc
 
 _URL = re.compile(r'\s*(https?|ftp|s3|gs)://', re.I)
+
+_B64_CHARS = frozenset('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/-_=')
+
+def _b64_fault(b64: str) -> str:
+    "What is wrong with base64 text (whitespace removed) that does not decode, in words."
+    if bad := next((c for c in b64 if c not in _B64_CHARS), None):
+        return f'it holds {bad!r}, which base64 does not use (A-Z, a-z, 0-9, + and /, or - and _; = only at the end)'
+    if not (data := b64.rstrip('=')): return 'it is "=" padding only, with no data'
+    if '=' in data: return f'it has "=" at character {data.index("=") + 1} of {len(b64)}; "=" may only pad the end'
+    if (n := len(data)) % 4 == 1: return f'it has {n} character{"s" * (n > 1)} besides padding, 1 over a whole number of groups of 4, which base64 never is (the text was cut or altered)'
+    pads, needed = len(b64) - len(data), -len(data) % 4
+    if pads < needed: return f'it lacks the "=" padding that fills its last group of 4 characters ({needed - pads} more "=" at the end)'
+    return f'it ends with {pads} "=", more than the {needed} its last group of 4 characters needs'
 
 def _b64_audio(text: str) -> bytes:
     "Audio bytes of `inputs`: base64 (standard or URL-safe, line breaks allowed) or a `data:` URL (base64 or percent-encoded)."
@@ -400,7 +466,8 @@ def _b64_audio(text: str) -> bytes:
     b64 = ''.join(text.split())
     if not b64: raise BadRequest('"inputs" is empty; put the audio file in it, base64-encoded')
     try: return base64.b64decode(b64, altchars=b'-_' if ('-' in b64 or '_' in b64) else None, validate=True)
-    except (binascii.Error, ValueError) as e: raise BadRequest(f'"inputs" is not valid base64: {e}') from None
+    except (binascii.Error, ValueError): raise BadRequest(f'"inputs" is not valid base64: {_b64_fault(b64)}; send the whole audio file '
+                                                          'base64-encoded, as `base64 -w0 audio.wav` prints it') from None
 
 # %% ../nbs/06_server.ipynb #c016
 class _NoKernelNotice(logging.Filter):
@@ -735,6 +802,14 @@ def _http_message(request: Request, e: StarletteHTTPException) -> str:
         return f'Method Not Allowed: {request.url.path} takes {allow}, not {request.method}'
     return str(e.detail)
 
+_MUST = {'int_parsing': 'must be a whole number', 'float_parsing': 'must be a number', 'bool_parsing': 'must be true or false', 'missing': 'is required'}
+
+def _invalid(e: RequestValidationError) -> str:
+    "The 400 for a request FastAPI's validation refused: its first field at fault and what it must be, in words (not pydantic's)."
+    err = e.errors()[0]; where, name = err['loc'][0], '.'.join(map(str, err['loc'][1:]))
+    field = f"{where} parameter {name}" + ('' if err['type'] == 'missing' else f"={_shown(err.get('input'))}") if name else f'the {where}'
+    return f"{field} {_MUST.get(err['type'], 'is not valid')}; GET /docs describes what each route takes"
+
 def add_error_handlers(app: FastAPI):
     @app.exception_handler(TaError)
     async def ta_error(request, e: TaError):
@@ -744,7 +819,7 @@ def add_error_handlers(app: FastAPI):
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request, e): return _error(e.status_code, _http_message(request, e), headers=getattr(e, 'headers', None))
     @app.exception_handler(RequestValidationError)
-    async def validation_error(request, e): return _error(400, f'bad request: {e.errors()}')
+    async def validation_error(request, e): return _error(400, _invalid(e))
     @app.exception_handler(Exception)
     async def internal_error(request, e):
         log.exception('unexpected error in %s %s', request.method, request.url.path)
