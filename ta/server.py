@@ -262,7 +262,9 @@ def _inflate(data: bytes, coding: str, limit: int) -> bytes:
                 while d.unconsumed_tail and len(out) <= limit: out += d.decompress(d.unconsumed_tail, limit + 1 - len(out))
                 if len(out) > limit: break
                 done, data = d.eof, (d.unused_data if d.eof else b'')  # another gzip member may follow
-        except zlib.error: raise BadRequest(_not_coded(data, coding)) from None
+        except zlib.error:   # after a whole stream (`done`), what follows is extra bytes, not a wrong coding
+            raise BadRequest(f'the {coding} body has {len(data)} bytes after its compressed data that are not another {coding} stream; '
+                             'send the compressed file alone' if done else _not_coded(data, coding)) from None
     if len(out) > limit: raise _too_big_inflated(limit)
     if not done: raise BadRequest(f"the {coding} body ends before its compressed data does (truncated); send the whole file")
     return bytes(out)
