@@ -25,7 +25,7 @@ from .audio import decode_audio, audio_seconds, stop_decoders, SAMPLE_RATE
 from .errors import TaError, BadRequest, InvalidParam, Unauthorized, TooLarge, NotAudio, ClientGone, NotReady, Overloaded, DeadlineExceeded, BodyTimeout, WorkerStopped
 from .engine import DecodeEngine, fast_decode_kernel
 from .engine_process import EngineProcess, LOG_FORMAT
-from .checks import bind_port, check_local_dir, check_port, check_settings, gpu_devices, pick_device   # torch alone: nbs/03a_checks
+from .checks import bind_port, check_local_dir, check_port, check_settings, gpu_devices, pick_device   # torch alone: nbs/03b_checks
 from .engine_pool import EnginePool
 from .model import ASRModel
 from .settings import Settings, COUNTER_SLOTS, LISTEN_BACKLOG, STOPPED
