@@ -8,7 +8,7 @@ import errno, socket
 from pathlib import Path
 from typing import TYPE_CHECKING
 import torch
-from .errors import ModelLoadError, TaError
+from .errors import BadRequest, ModelLoadError, TaError
 if TYPE_CHECKING: from ta.settings import Settings   # annotations only
 
 # %% auto #0
@@ -28,10 +28,10 @@ def pick_device(name: str) -> torch.device:
     "'auto' -> cuda when available, else cpu; 'cuda', 'cuda:N' or 'cpu' as asked. Raises `TaError` for a device this machine lacks."
     if name == 'auto': return torch.device('cuda' if torch.cuda.is_available() else 'cpu')
     try: device = torch.device(name)
-    except RuntimeError: raise TaError(f"unknown device {name!r}; use auto, cpu, cuda or cuda:N") from None
+    except RuntimeError: raise BadRequest(f"unknown device {name!r}; use auto, cpu, cuda or cuda:N") from None   # a wrong setting: exit code 2
     if device.type == 'cuda' and not torch.cuda.is_available():
         raise TaError(f"device {name!r} asked for, but this torch has no usable CUDA GPU; use --device cpu (or auto)")
-    if device.type not in ('cuda', 'cpu'): raise TaError(f"device {name!r} is not supported; use auto, cpu, cuda or cuda:N")
+    if device.type not in ('cuda', 'cpu'): raise BadRequest(f"device {name!r} is not supported; use auto, cpu, cuda or cuda:N")
     return device
 
 # %% ../nbs/03b_checks.ipynb #k012
@@ -47,7 +47,7 @@ def _one_device(name: str, n: int) -> str:
     "'3' or 'cuda:3' -> 'cuda:3' (checked against the `n` visible CUDA devices); 'cpu' as is."
     if name == 'cpu': return name
     index = name.removeprefix('cuda:')
-    if not index.isdigit(): raise TaError(f"--gpus: unknown device {name!r}; use all, or a comma list of GPU indexes (0,1), cuda:N or cpu")
+    if not index.isdigit(): raise BadRequest(f"--gpus: unknown device {name!r}; use all, or a comma list of GPU indexes (0,1), cuda:N or cpu")
     if int(index) >= n:
         raise TaError(f"--gpus: device {name!r} does not exist: this machine has {n} visible CUDA device(s)" + (f" (cuda:0 to cuda:{n - 1})" if n else ''))
     return f'cuda:{int(index)}'

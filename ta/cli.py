@@ -306,12 +306,17 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     return a
 
 _CHOICES = re.compile(r'\^\(([\w|]+)\)\$')   # a Field pattern that lists the choices: ^(a|b|c)$
+_BOUNDS = {'greater_than_equal': ('ge', 'at least'), 'greater_than': ('gt', 'more than'), 'less_than_equal': ('le', 'at most'), 'less_than': ('lt', 'less than')}
+_KINDS = {'int_parsing': 'a whole number', 'int_from_float': 'a whole number', 'float_parsing': 'a number', 'bool_parsing': 'true or false'}
 
 def _setting_errors(e) -> str:
-    "A pydantic `ValidationError` of `Settings` as one line: `name: message` per error (our own messages without pydantic's 'Value error, '; a value outside a list of choices as 'X is not one of a, b')."
+    "A pydantic `ValidationError` of `Settings` as one line: `name: message` per error, in ta's words (our own messages without pydantic's 'Value error, '; a value outside a list of choices as 'X is not one of a, b'; a bound or a kind as 'X must be at least 1 (--flag / TA_NAME)')."
     def one(x):
         choices = _CHOICES.fullmatch(x.get('ctx', {}).get('pattern', '')) if x['type'] == 'string_pattern_mismatch' else None
+        where = f" (--{x['loc'][0].replace('_', '-')} / TA_{x['loc'][0].upper()})" if x['loc'] else ''
         if choices: msg = f"{x['input']!r} is not one of {', '.join(choices[1].split('|'))}"
+        elif x['type'] in _BOUNDS: key, words = _BOUNDS[x['type']]; msg = f"{x['input']!r} must be {words} {x['ctx'][key]}{where}"
+        elif x['type'] in _KINDS: msg = f"{x['input']!r} is not {_KINDS[x['type']]}{where}"
         else: msg = str(x['ctx']['error']) if x['type'] == 'value_error' else x['msg']
         return f"{'.'.join(map(str, x['loc']))}: {msg}" if x['loc'] else msg   # a check of several settings has no single name
     return '; '.join(map(one, e.errors()))

@@ -12,12 +12,12 @@ from .engine_process import EngineLink, EngineProcess, engine_listener, name_pro
 from .errors import TaError
 # no ta.server here, nor torch or transformers: the supervisor starts the engine process before it imports them (`serve_workers`),
 # and its checks (ta.checks, imported where used) need torch alone
-from .settings import COUNTER_SLOTS, LISTEN_BACKLOG, STOPPED, Settings
+from .settings import COUNTER_SLOTS, STOPPED, Settings
 
 # %% auto #0
 __all__ = ['AUTO_HTTP_WORKERS', 'log', 'FOLLOW_S', 'GATE_WAIT', 'GATE_GO', 'GATE_ABANDON', 'GATE_POLL_S', 'NVIDIA_NODE',
-           'auto_workers', 'http_workers', 'check_workers', 'listen_sockets', 'worker_settings', 'run_http_worker',
-           'gated_load', 'Supervisor', 'serve_workers', 'held_connections']
+           'auto_workers', 'http_workers', 'check_workers', 'bind_sockets', 'accepting', 'worker_settings',
+           'run_http_worker', 'gated_load', 'Supervisor', 'serve_workers', 'held_connections']
 
 # %% ../nbs/09d_http_workers.ipynb #hw06
 AUTO_HTTP_WORKERS = 4    # `--http-workers 0` (auto) on CUDA; the v6 measurement in nbs/18_engine_bench chose it
@@ -40,21 +40,26 @@ def check_workers(settings: Settings, n: int):
         raise TaError(f'--http-workers {n} needs the engine in its own process, which they all feed: leave --engine-process at auto, or set it on')
     if n > 1 and settings.gpus: raise TaError(f'--http-workers {n} and --gpus cannot be combined yet: use one of them')
 
-def listen_sockets(host: str, port: int, n: int) -> list[socket.socket]:
-    """n TCP sockets listening on host:port (0: a free port), one per HTTP worker process, in one `SO_REUSEPORT` group: the
-    kernel hands each new connection to one of them by a hash of its addresses and ports. Where the system lacks
+def bind_sockets(host: str, port: int, n: int) -> list[socket.socket]:
+    """n TCP sockets bound to host:port (0: a free port), one per HTTP worker process, in one `SO_REUSEPORT` group: the
+    kernel hands each new connection to one of those that listen, by a hash of its addresses and ports. None listens yet:
+    each does once its worker serves (uvicorn's `listen`), so until the first worker can answer a connection is refused,
+    as with one process, and none waits unanswered in the queue of a worker still importing. Where the system lacks
     `SO_REUSEPORT` (not Linux), one socket they all share. Raises `TaError` when the port is taken (`bind_port`)."""
     from ta.checks import bind_port
     first = bind_port(host, port)   # without SO_REUSEPORT: refused while anything holds the port, another ta serve's group too
-    if n == 1 or not hasattr(socket, 'SO_REUSEPORT'): first.listen(LISTEN_BACKLOG); return [first]
+    if n == 1 or not hasattr(socket, 'SO_REUSEPORT'): return [first]
     first.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)   # after its bind: the port is never free between the check and the group
     socks = [first]
     for _ in range(n - 1):
         s = socket.socket(first.family)
         for opt in (socket.SO_REUSEADDR, socket.SO_REUSEPORT): s.setsockopt(socket.SOL_SOCKET, opt, 1)
         s.bind(first.getsockname()[:2]); socks.append(s)   # cannot fail: the port is ours, and only this user may join it
-    for s in socks: s.listen(LISTEN_BACKLOG)
     return socks
+
+def accepting(sock: socket.socket) -> bool:
+    "Whether `sock` listens: its worker serves, or did (it listens on after that worker exits, queueing for the replacement). True where the system cannot tell (no `SO_ACCEPTCONN`)."
+    return not hasattr(socket, 'SO_ACCEPTCONN') or bool(sock.getsockopt(socket.SOL_SOCKET, socket.SO_ACCEPTCONN))
 
 def worker_settings(settings: Settings, n: int) -> Settings:
     "One HTTP worker process's settings: the in-flight bounds split n ways (requests rounded up), one process."
@@ -99,7 +104,7 @@ class Supervisor:
     "Starts the engine process (loading in a thread, `start_engine`) and n HTTP worker processes (`start`), worker i on `socks[i]` (or all on one); passes each SIGINT/SIGTERM on to the workers (a shared stop level they follow), restarts a worker that crashes, and stops the engine once every worker has exited."
     def __init__(self, settings: Settings, n: int, socks: list[socket.socket] = ()):
         self.settings, self.n, self.socks, self.stopping, self.engine, self.error = settings, n, list(socks), False, None, None
-        self.engine_died, self.workers = False, []
+        self.engine_died, self.workers, self.signal = False, [], None   # `signal`: the first SIGINT or SIGTERM that came
         self.ctx = mp.get_context('spawn')
         self.stops, self.go = self.ctx.RawValue('i', 0), self.ctx.RawValue('i', GATE_WAIT)
 
@@ -143,6 +148,10 @@ class Supervisor:
         "A signal came: raise the stop level, which each worker follows within `FOLLOW_S` (the first drains them, the second cuts the drain short), one still starting as soon as it runs. `watch` then closes the sockets (not here: this may run while a worker's start hands them over)."
         self.stopping = True; self.stops.value += 1
 
+    def on_signal(self, sig: int, frame=None):
+        "The handler of SIGINT and SIGTERM: remember the first (`serve_workers` then ends by a SIGTERM, as one process does) and `pass_on`."
+        self.signal = self.signal or sig; self.pass_on(sig)
+
     def _stop_workers(self):
         "Close the sockets (once the workers close theirs too, new connections are refused, not left waiting), and SIGTERM each worker: one still importing, which has accepted nothing, dies of it now instead of first starting up (20-60 s on a loaded 2-core machine); one running ignores it and drains."
         for s in self.socks: s.close()
@@ -150,10 +159,11 @@ class Supervisor:
             try: os.kill(p.pid, signal.SIGTERM)
             except ProcessLookupError: pass   # exited meanwhile
 
-    def watch(self) -> int:
-        "Until every worker has exited: restart one that crashed (an exit code other than 0 or 1, 1 being a model that cannot load, which ends them all); stop them all if the engine process dies (they could only answer 503). Then stop the engine; the exit code (1: the model could not be loaded, or the engine died)."
+    def watch(self, listening=None) -> int:
+        "Until every worker has exited: call `listening()` once the first socket listens (`accepting`); restart a worker that crashed (an exit code other than 0 or 1, 1 being a model that cannot load, which ends them all); stop them all if the engine process dies (they could only answer 503). Then stop the engine; the exit code (1: the model could not be loaded, or the engine died)."
         while any(p.is_alive() for p in self.workers):
             mp.connection.wait([p.sentinel for p in self.workers if p.is_alive()], timeout=FOLLOW_S)
+            if listening and any(accepting(s) for s in self.socks): listening(); listening = None
             if self.stopping: self._stop_workers()
             if self.engine is not None and not self.engine.alive and not self.stopping:   # its log line says how it ended
                 log.error('stopping the HTTP workers: without the engine process every request would get a 503; '
@@ -194,18 +204,20 @@ def serve_workers(settings: Settings) -> int:
             from ta.server import serve
             return serve(settings)
         logging.basicConfig(level=logging.INFO, format=LOG_FORMAT)
-        socks = listen_sockets(settings.host, settings.port, n)
+        socks = bind_sockets(settings.host, settings.port, n)
     except BaseException:
         if early: early.release(False)
         raise
     sup = early or Supervisor(settings, n).start_engine()
     sup.socks = socks
-    for sig in (signal.SIGINT, signal.SIGTERM): signal.signal(sig, sup.pass_on)   # before the workers start: no signal is lost
+    for sig in (signal.SIGINT, signal.SIGTERM): signal.signal(sig, sup.on_signal)   # before the workers start: no signal is lost
     sup.start()
     host, port = socks[0].getsockname()[:2]
-    log.info('ta serve listening on http://%s:%d with %d HTTP worker processes (Press CTRL+C to quit)', f'[{host}]' if ':' in host else host, port, n)
-    code = sup.watch()
+    code = sup.watch(lambda: log.info('ta serve listening on http://%s:%d with %d HTTP worker processes (Press CTRL+C to quit)',
+                                      f'[{host}]' if ':' in host else host, port, n))   # once a worker can answer
     if sup.error is not None: log.error(STOPPED, sup.error)   # the last line says why, after the workers' shutdown lines
+    if code == 0 and sup.signal == signal.SIGTERM:   # end by it, as uvicorn does for one process: 143 in a shell, a clean stop to systemd
+        signal.signal(signal.SIGTERM, signal.SIG_DFL); os.kill(os.getpid(), signal.SIGTERM)
     return code
 
 

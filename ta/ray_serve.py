@@ -4,15 +4,15 @@
 
 # %% ../nbs/06d_ray.ipynb #c002
 from __future__ import annotations
-import asyncio, json, signal, time
+import asyncio, functools, json, signal, threading, time
 import ray
 from ray import serve
 from .errors import TaError
 from .settings import Settings
 
 # %% auto #0
-__all__ = ['APP_NAME', 'REPLICA_HEADER', 'ReplicaHeader', 'TaReplica', 'replica_settings', 'deployment_options', 'connect',
-           'serve_ray']
+__all__ = ['APP_NAME', 'REPLICA_HEADER', 'RAY_STOP_S', 'ReplicaHeader', 'TaReplica', 'replica_settings', 'deployment_options',
+           'connect', 'serve_ray', 'remove_app']
 
 # %% ../nbs/06d_ray.ipynb #c006
 APP_NAME = 'ta'                  # the Serve application and its one deployment
@@ -89,7 +89,19 @@ def serve_ray(settings: Settings) -> int:
     signal.signal(signal.SIGTERM, signal.default_int_handler)   # SIGTERM too ends in the clean removal below
     try:   # wake each second: Python runs a signal's handler in the main thread only, and Ray's threads may take the signal
         while True: time.sleep(1)
-    except KeyboardInterrupt: pass
-    finally: serve.shutdown() if settings.ray_address == 'local' else serve.delete(APP_NAME)
+    except KeyboardInterrupt: print('ta on Ray Serve stopping: removing the app from the cluster', flush=True)
+    if not remove_app(settings):
+        print(f"ta on Ray Serve stopped without Ray confirming the app's removal within {RAY_STOP_S} s; the cluster's "
+              "controller log says why", flush=True)
+        return 1
     print('ta on Ray Serve stopped', flush=True)
     return 0
+
+RAY_STOP_S = 90   # how long ta serve --ray waits for Ray to remove the app (Serve's controller has 30 s to stop its replicas)
+
+def remove_app(settings: Settings) -> bool:
+    "Stop Serve on a 'local' cluster (this process started it), else delete the app from the shared one; False when Ray has not confirmed it within `RAY_STOP_S`, so that a wedged cluster cannot keep Ctrl-C from ending `ta serve --ray`."
+    t = threading.Thread(target=serve.shutdown if settings.ray_address == 'local' else functools.partial(serve.delete, APP_NAME),
+                         name='ta-ray-stop', daemon=True)
+    t.start(); t.join(RAY_STOP_S)
+    return not t.is_alive()

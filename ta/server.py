@@ -38,8 +38,8 @@ __all__ = ['MAX_SPEAKERS', 'log', 'MAX_INFLATION', 'INFLATE_FLOOR', 'GAUGES', 'P
            'load_for_serving', 'start_engine', 'warm_up', 'CounterRows', 'publish_counters', 'Engine', 'get_engine',
            'check_api_key', 'Word', 'SpeakerTurn', 'Transcription', 'ErrorBody', 'decode_upload', 'record',
            'undo_content_coding', 'post_transcribe', 'get_health', 'get_stats', 'add_error_handlers', 'ConnectionGuard',
-           'GuardedH11', 'AmbiguousFraming', 'quiet_floods', 'raise_open_file_limit', 'trim_now', 'trim_memory',
-           'get_docs', 'get_redoc', 'build_app', 'server_config', 'serve', 'launch', 'wait_healthy']
+           'GuardedH11', 'AmbiguousFraming', 'AllowedHosts', 'quiet_floods', 'raise_open_file_limit', 'trim_now',
+           'trim_memory', 'get_docs', 'get_redoc', 'build_app', 'server_config', 'serve', 'launch', 'wait_healthy']
 
 # %% ../nbs/06_server.ipynb #c008
 @dataclass(frozen=True)
@@ -282,6 +282,7 @@ def decode_content(body: bytes, encoding: str, limit: int) -> bytes:
     codings = [c.strip().lower() for c in encoding.split(',') if c.strip()]
     if bad := [c for c in codings if c not in (*_CODINGS, 'identity')]:
         raise NotAudio(f"Content-Encoding {bad[0]!r} is not supported; send the body uncompressed, or compressed with gzip, deflate or br")
+    if not body: return body   # nothing was compressed: the empty body is told so where it is read, not called truncated
     sent = len(body)
     cap = max(INFLATE_FLOOR, MAX_INFLATION * sent)
     for c in reversed(codings):
@@ -909,6 +910,24 @@ class AmbiguousFraming:
                     'headers': [(b'content-type', b'application/json'), (b'content-length', b'%d' % len(body)), (b'connection', b'close')]})
         await send({'type': 'http.response.body', 'body': body})
 
+class AllowedHosts:
+    "ASGI middleware: Starlette's `TrustedHostMiddleware` decides (`--allowed-hosts`: exact names, '*.example.com' for subdomains), and its plain-text refusal becomes ta's 400 (`shape(path, status, message)` builds the body: OpenAI's error object on /v1/*) naming the hosts this server answers to."
+    def __init__(self, app, hosts: list[str], shape):
+        from starlette.middleware.trustedhost import TrustedHostMiddleware
+        async def allowed(scope, receive, send): scope['ta.host_allowed'] = True; await app(scope, receive, send)
+        self.check, self.hosts, self.shape = TrustedHostMiddleware(allowed, allowed_hosts=hosts, www_redirect=False), hosts, shape
+    async def __call__(self, scope, receive, send):
+        async def answer(message):
+            if scope.get('ta.host_allowed'): return await send(message)
+            if message['type'] != 'http.response.start': return   # the refusal's own plain-text body
+            host = dict(scope['headers']).get(b'host', b'').decode('latin-1')
+            body = json.dumps(self.shape(scope['path'], 400, f"the Host header {_shown(host)} is not a name this server answers to; "
+                                         f"send the request to {' or '.join(self.hosts)} (its --allowed-hosts)")).encode()
+            await send({'type': 'http.response.start', 'status': 400,
+                        'headers': [(b'content-type', b'application/json'), (b'content-length', b'%d' % len(body))]})
+            await send({'type': 'http.response.body', 'body': body})
+        await self.check(scope, receive, answer)
+
 class _AsEpisode(logging.Filter):
     "Count log lines containing `fragment` into `episode` instead of printing each one."
     def __init__(self, fragment: str, episode: Episode): super().__init__(); self.fragment, self.episode = fragment, episode
@@ -999,8 +1018,8 @@ def build_app(settings: Settings | None = None, on_failure=None, start=None, row
         app.add_middleware(CORSMiddleware, allow_origins=origins, allow_methods=['GET', 'HEAD', 'POST'], max_age=600,
                            allow_headers=['Authorization', 'Content-Type', 'Content-Encoding'], expose_headers=['Retry-After'])
     if hosts := settings.allowed_host_list:
-        from starlette.middleware.trustedhost import TrustedHostMiddleware
-        app.add_middleware(TrustedHostMiddleware, allowed_hosts=hosts, www_redirect=False)
+        from ta.openai_api import openai_error
+        app.add_middleware(AllowedHosts, hosts=hosts, shape=lambda path, status, msg: openai_error(status, msg) if path.startswith('/v1/') else {'error': msg})
     app.add_middleware(AmbiguousFraming)
     add_error_handlers(app); add_openai_errors(app)
     return app
