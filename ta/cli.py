@@ -259,8 +259,9 @@ def cmd_readme(a) -> int:
 
 # %% ../nbs/08_cli.ipynb #c019
 def _command(sub, name: str, hlp: str, **kw) -> argparse.ArgumentParser:
-    "A subcommand whose one-line `hlp` is also its description (what `ta NAME --help` starts with)."
-    return sub.add_parser(name, help=hlp, description=hlp[0].upper() + hlp[1:] + '.', **kw)
+    "A subcommand whose one-line `hlp` is also its description (what `ta NAME --help` starts with); it is `parser` in what it parses, for errors that show its usage."
+    c = sub.add_parser(name, help=hlp, description=hlp[0].upper() + hlp[1:] + '.', **kw)
+    c.set_defaults(parser=c); return c
 
 def build_parser() -> argparse.ArgumentParser:
     "The `ta` parser; builds without importing torch, transformers or FastAPI."
@@ -301,7 +302,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     "Parse `ta` arguments; `ta bench ...` and `ta eval ...` keep the arguments it does not know for the benchmark's own parser."
     p = build_parser()
     a, rest = p.parse_known_args(argv)
-    if rest and a.func not in (cmd_bench, cmd_eval): p.error(f"unrecognized arguments: {' '.join(rest)}")
+    if rest and a.func not in (cmd_bench, cmd_eval): a.parser.error(f"unrecognized arguments: {' '.join(rest)}")   # the command's usage
     a.rest = rest
     return a
 
