@@ -85,7 +85,7 @@ def run_http_worker(settings: Settings, sock: socket.socket, address: str, array
     name_process(f'ta-http-{row}')
     start = functools.partial(EngineLink.connect, address)
     if link_first:   # a replacement: the engine is loaded, so the link takes milliseconds, and the connections queued on
-        try: link = start(); start = lambda: link   # its socket meanwhile get answers, not 'the model is still loading'
+        try: start = start()   # its socket meanwhile get answers, not 'the model is still loading' (`Engine.start` takes it at once)
         except Exception: pass   # the engine has ended: `serve` makes the link again and answers with why
     quick_exit(serve(settings, [sock], start, CounterRows(array, row), functools.partial(_follow_supervisor, parent, stops)))
 

@@ -4,7 +4,7 @@
 
 # %% ../nbs/06d_ray.ipynb #c002
 from __future__ import annotations
-import asyncio, functools, json, signal, threading, time
+import asyncio, faulthandler, functools, json, signal, threading, time
 import ray
 from ray import serve
 from .errors import TaError
@@ -87,6 +87,7 @@ def serve_ray(settings: Settings) -> int:
     print(f"ta on Ray Serve at http://{settings.host}:{settings.port}: {scale['min_replicas']} to {scale['max_replicas']} replicas, "
           f"one {'GPU' if gpus else 'CPU'} each; Ray cluster {ctx.address_info['gcs_address']} (Ctrl-C to stop)", flush=True)
     signal.signal(signal.SIGTERM, signal.default_int_handler)   # SIGTERM too ends in the clean removal below
+    faulthandler.register(signal.SIGUSR1, all_threads=True)     # `kill -USR1`: every thread's stack to stderr, even if Python is stuck
     try:   # wake each second: Python runs a signal's handler in the main thread only, and Ray's threads may take the signal
         while True: time.sleep(1)
     except KeyboardInterrupt: print('ta on Ray Serve stopping: removing the app from the cluster', flush=True)

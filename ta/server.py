@@ -562,7 +562,7 @@ _CUT_SHORT = "the server shut down before your transcript was ready; send the re
 _WORKER_STOPPED = "the transcription worker has stopped; the server must be restarted"
 
 class Engine:
-    "The model, its scheduler, the connections and the counters, shared by all routes. `start` makes the scheduler (default: `start_engine(settings)`); `rows`, with several HTTP worker processes, is where this one's counters are shared (`CounterRows`)."
+    "The model, its scheduler, the connections and the counters, shared by all routes. `start` makes the scheduler (default: `start_engine(settings)`), or is one; `rows`, with several HTTP worker processes, is where this one's counters are shared (`CounterRows`)."
     def __init__(self, settings: Settings, start=None, rows: CounterRows | None = None):
         self.settings, self.scheduler, self.error = settings, None, None
         self._start, self.rows = start or functools.partial(start_engine, settings), rows
@@ -575,7 +575,8 @@ class Engine:
         self._answered = (0, 0)           # the engine's (chunks, failed_chunks) when a chunk was last seen answered
 
     def start(self, on_failure=None):
-        "Load the model in a background thread; `on_failure(exc)` is called if that fails."
+        "Load the model in a background thread; `on_failure(exc)` is called if that fails. A `start` that is a scheduler already (not callable: a replaced HTTP worker's link, made before it serves) is taken here and now, so no request finds it loading."
+        if not callable(self._start): self.scheduler = self._start; self.publish(); return
         def load():
             try: self.scheduler = self._start(); self.publish(); freeze_heap()   # `ready` for the other HTTP workers; freeze: this one's own
                                                                               # objects (the engine's: `load_for_serving`)
