@@ -11,8 +11,8 @@ from .errors import TaError
 from .settings import Settings
 
 # %% auto #0
-__all__ = ['APP_NAME', 'REPLICA_HEADER', 'RAY_LOGS', 'RAY_STOP_S', 'ReplicaHeader', 'TaReplica', 'replica_settings',
-           'deployment_options', 'connect', 'serve_ray', 'remove_app']
+__all__ = ['APP_NAME', 'REPLICA_HEADER', 'RAY_STOP_S', 'ReplicaHeader', 'TaReplica', 'replica_settings', 'deployment_options',
+           'connect', 'serve_ray', 'remove_app']
 
 # %% ../nbs/06d_ray.ipynb #c006
 APP_NAME = 'ta'                  # the Serve application and its one deployment
@@ -67,15 +67,12 @@ def deployment_options(settings: Settings, gpus: float) -> dict:
 def connect(settings: Settings):
     "Join the Ray cluster at `settings.ray_address` ('local': start one on this machine); Ray's context. Raises `TaError` when there is none to join or the port is taken."
     if settings.ray_address != 'local':
-        try: return ray.init(address=settings.ray_address, log_to_driver=False)   # see `RAY_LOGS`
+        try: return ray.init(address=settings.ray_address)
         except ConnectionError as e: raise TaError(f"no Ray cluster to join ({e}); start one with `ray start --head`, or give its head's "
                                                    "host:port with --ray-address, or use --ray-address local for a one-machine cluster") from None
     from ta.server import check_port
     check_port(settings.host, settings.port)   # the proxy will listen there, on this machine
-    return ray.init(address='local', include_dashboard=False, log_to_driver=False)
-
-RAY_LOGS = ("the replicas' logs are in the Ray cluster's session folder, logs/serve/ (here /tmp/ray/session_latest/logs/serve/), "
-            "not copied here: Ray's thread that copies them froze this process under load (nbs/06d_ray)")
+    return ray.init(address='local', include_dashboard=False)
 
 def serve_ray(settings: Settings) -> int:
     "`ta serve --ray`: deploy on a Ray cluster, serve until Ctrl-C or SIGTERM, then remove the app (and stop a 'local' cluster). Raises `TaError` when there is no cluster or the replicas do not start."
@@ -88,7 +85,7 @@ def serve_ray(settings: Settings) -> int:
     except RuntimeError as e: raise TaError(f'the replicas did not start: {str(e)[-800:]}') from None
     scale = opts['autoscaling_config']
     print(f"ta on Ray Serve at http://{settings.host}:{settings.port}: {scale['min_replicas']} to {scale['max_replicas']} replicas, "
-          f"one {'GPU' if gpus else 'CPU'} each; Ray cluster {ctx.address_info['gcs_address']} (Ctrl-C to stop); " + RAY_LOGS, flush=True)
+          f"one {'GPU' if gpus else 'CPU'} each; Ray cluster {ctx.address_info['gcs_address']} (Ctrl-C to stop)", flush=True)
     signal.signal(signal.SIGTERM, signal.default_int_handler)   # SIGTERM too ends in the clean removal below
     faulthandler.register(signal.SIGUSR1, all_threads=True)     # `kill -USR1`: every thread's stack to stderr, even if Python is stuck
     try:   # wake each second: Python runs a signal's handler in the main thread only, and Ray's threads may take the signal
