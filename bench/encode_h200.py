@@ -54,9 +54,9 @@ def median_host_ms(fn, repeats: int = REPEATS, warmup: int = WARMUP) -> float:
     torch.cuda.synchronize()
     return round(statistics.median(times), 3)
 
-def real_tokens(frames: torch.Tensor, n_audio: list[int]) -> torch.Tensor:
-    "The real audio tokens of each chunk of frames [n', A, D], concatenated: fp32 [sum n_audio, D]."
-    return torch.cat([f[:k] for f, k in zip(frames, n_audio)]).float()
+def real_tokens(frames: torch.Tensor, n_audio: torch.Tensor) -> torch.Tensor:
+    "The real audio tokens of each chunk of frames [n', A, D] (n_audio: long [n], `encode_with`'s counts), concatenated: fp32 [sum n_audio, D]."
+    return torch.cat([f[:k] for f, k in zip(frames, n_audio.tolist())]).float()
 
 def agreement(new: torch.Tensor, ref: torch.Tensor) -> dict:
     "How far `new` is from `ref` (same shape): max |diff| over max |ref|, RMS of the difference over RMS of ref."
@@ -111,7 +111,7 @@ class Run:
             feats, lengths = self.inputs[n]
             ref, n_audio = encode_with(eager[n], self.model, feats, lengths); ref = real_tokens(ref, n_audio)
             new, n_new = encode_with(g, self.model, feats, lengths)
-            assert n_new == n_audio, (n_new, n_audio)
+            assert n_new.tolist() == n_audio.tolist(), (n_new, n_audio)
             self.rec['per_size'][n][key]['vs_eager_graph'] = a = agreement(real_tokens(new, n_audio), ref)
             log(f'{key} @ {n} against the eager graph: {a}')
         self.save()
