@@ -56,10 +56,12 @@
 #   DEADLINE=300 bash bench/engine_h200.sh gemm_stream  # stop 30: the weight GEMMs streamed from HBM, cuBLAS vs Triton (bench/gemm_stream_h200.py)
 #   DEADLINE=590 bash bench/engine_h200.sh build fairness    # issue 9: the engine's reserve of rows off and on (bench/fairness_h200.py):
 #                                                            # 10 s requests during a 60-minute one, that one alone, 128 concurrent
-#   DEADLINE=575 bash bench/engine_h200.sh build gputest     # stop 32: the engine's GPU cells with the encoder pass beside the steps
-#   DEADLINE=560 bash bench/engine_h200.sh build v15_ab      # stop 32, commit of the encoder pass beside the steps: ta serve of
-#                                                            # that tree, cold, then stop 31's engine (./ab_overlay: mkdir -p ab_overlay/ta;
+#   DEADLINE=575 bash bench/engine_h200.sh build gputest     # stop 32, on commit 217342f: the engine GPU cells (encoder pass beside the steps)
+#   DEADLINE=560 bash bench/engine_h200.sh build v15_ab      # stop 32, on commit 217342f (the encoder pass beside the steps): ta serve
+#                                                            # of that tree, cold, then stop 31's engine (./ab_overlay: mkdir -p ab_overlay/ta;
 #                                                            # git show 5db51a2:ta/engine.py > ab_overlay/ta/engine.py), warm (it hung at 64)
+#   DEADLINE=380 bash bench/engine_h200.sh build v15         # stop 32: ta serve with the prompts built on the device, cold, 2 rounds
+#                                                            # a level (not run to the end: the device time ran out while it compiled)
 # All systems: the synthetic full-size checkpoint (random weights, ta.synthetic), fixtures/speech_17s.flac, 3.3 new tokens
 # per second of audio. Each step stops at the shared deadline (DEADLINE seconds after start).
 set -uo pipefail
@@ -287,11 +289,8 @@ v15_ab() {  # stop 32: this tree's ta serve (the encoder pass beside the steps),
   TAG=serve_http_v15_after_w4 SERVE_ARGS="--http-workers 4" ROUNDS=3 serve
   PYTHONPATH=$PWD/ab_before:$PYTHONPATH TAG=serve_http_v15_before_w4 SERVE_ARGS="--http-workers 4" ROUNDS=3 serve
 }
-v15_ab() {  # stop 32: this tree's ta serve (the encoder pass beside the steps), cold, then stop 31's engine overlaid
-            # (./ab_overlay), warm; 3 rounds a level each
-  [ -d ab_before ] || { mkdir ab_before && cp -r ta ab_before/ && cp -r ab_overlay/ta/. ab_before/ta/; }
-  TAG=serve_http_v15_after_w4 SERVE_ARGS="--http-workers 4" ROUNDS=3 serve
-  PYTHONPATH=$PWD/ab_before:$PYTHONPATH TAG=serve_http_v15_before_w4 SERVE_ARGS="--http-workers 4" ROUNDS=3 serve
+v15() {  # stop 32: ta serve, 4 HTTP workers, the admission launched without host waits, cold, 2 rounds a level
+  TAG=serve_http_v15_w4 SERVE_ARGS="--http-workers 4" ROUNDS=2 serve
 }
 fairness() {  # issue 9: one compiled engine with reserve_rows=0, then one with the default reserve (4 of 128), one process:
               # p50/p90/p99 of 10 s requests every 0.25 s during a 60-minute recording, that recording alone, 128 concurrent

@@ -407,8 +407,7 @@ class EngineStats:
     decode_steps: int = 0        # graph replays (or eager steps)
     row_steps: int = 0           # rows computed, summed over steps (the bucket of each step)
     active_row_steps: int = 0    # rows still decoding, summed over steps
-    encode_seconds: float = 0.0  # GPU time of the encoder passes (features, encoder, projector, prompts), on their own stream
-    encodes_beside_steps: int = 0  # encoder passes that ran while rows were decoding (the others: the pool was idle)
+    encode_seconds: float = 0.0
     prefill_seconds: float = 0.0
     decode_seconds: float = 0.0
     queue_wait_seconds: float = 0.0  # summed over chunks: from submit to admission
@@ -437,19 +436,6 @@ class _Job:
     future: Future = field(default_factory=Future)
     queued_at: float = field(default_factory=time.perf_counter)
     copied: torch.cuda.Event | None = None  # on CUDA: recorded on the copy stream after `audio`'s copy to the device
-
-@dataclass(eq=False)
-class _Ahead:
-    "An admission whose encoder pass was launched on the encode stream: its rows are held for it until its prefill, at a step boundary."
-    pairs: list[tuple[int, _Job]]  # (pool row, job)
-    embeds: Tensor                 # [B, prompt_room, D] its prompts (`DecodeEngine._prompts`), written on the encode stream
-    mask: Tensor                   # [B, prompt_room] long
-    step: int                      # the engine's decode step count at launch
-    begin: torch.cuda.Event | None  # on CUDA: recorded on the encode stream before and after the pass (timing events)
-    done: torch.cuda.Event | None
-    cpu_seconds: float = 0.0       # on CPU, where the pass ran at launch: its wall time
-    def ready(self) -> bool: return self.done is None or self.done.query()
-    def seconds(self) -> float: return self.cpu_seconds if self.done is None else self.begin.elapsed_time(self.done) / 1e3
 
 def _prompt_room(model: ASRModel, seconds: float) -> int:
     "Prompt tokens of a `seconds`-long chunk: the text prompt plus one audio token per 80 ms encoder frame."
@@ -492,9 +478,6 @@ class DecodeEngine:
         self._cv, self._closed, self._thread, self._next_request = threading.Condition(), False, None, 0
         self.on_step = None  # optional callable(engine), called by the worker after every decode step (tests, tracing)
         self._copy_stream = torch.cuda.Stream(model.device) if cuda else None  # submit's copies of the clips to the device: not the worker's stream
-        self._step_stream = torch.cuda.Stream(model.device, priority=-1) if cuda else None   # the worker's: decode steps and prefills, first on the SMs
-        self._encode_stream = torch.cuda.Stream(model.device, priority=0) if cuda else None  # encoder passes, beside the steps
-        self._ahead: _Ahead | None = None   # the admission whose encoder pass is under way (one at a time)
         ids = model.prompt_ids(1); cut = ids.index(model.audio_token_id)   # the prompt's text around its audio placeholders
         self._prompt_head, self._prompt_tail = (torch.tensor(p + [self.pad_id], device=model.device) for p in (ids[:cut], ids[cut + 1:]))
         fns = (decode_step, _encode, prefill_layer)   # the prefill compiled layer by layer: one compile per kind of layer
@@ -557,7 +540,8 @@ DecodeEngine.capture_prefill = capture_prefill
 def _prefill(self, rows: list[int], embeds: Tensor, mask: Tensor, budgets: list[int]) -> None:
     "Prefill the padded prompts embeds [B, L, D], mask [B, L] into `rows` (then the spare row for padding): replay size B's graph, or run it (eager mode only)."
     B = len(mask)
-    rows_t, budgets_t = self._to_device(rows + [self.spare] * (B - len(rows))), self._to_device(budgets + [1] * (B - len(budgets)))
+    rows_t = torch.tensor(rows + [self.spare] * (B - len(rows)), device=self.device)
+    budgets_t = torch.tensor(budgets + [1] * (B - len(budgets)), device=self.device)
     if (g := self.prefill_graphs.get(B)) is not None:
         g.embeds.copy_(embeds); g.mask.copy_(mask); g.rows.copy_(rows_t); g.budgets.copy_(budgets_t); g.graph.replay()
     elif self.graph_mode is GraphMode.EAGER: prefill(self.decoder, self.pool, rows_t, embeds, mask, budgets_t, self.stop_ids, self._prefill_layer)
@@ -661,9 +645,8 @@ DecodeEngine.close = close
 def _take(self) -> list[tuple[int, _Job]] | None:
     "Wait for work; the (row, job) pairs to admit now, [] to only step, None once closed. Requests share free rows round-robin, each up to `row_cap` rows."
     with self._cv:
-        while not self._closed and not self._queues and not self.running and self._ahead is None: self._cv.wait()
+        while not self._closed and not self._queues and not self.running: self._cv.wait()
         if self._closed: return None
-        if self._ahead is not None: return []   # one encoder pass at a time: its rows are held until its prefill
         free = [i for i, j in enumerate(self.rows) if j is None][:len(self.prefill_table)]
         if not self._queues or not free: return []
         room = self._room()   # empty only while every waiting request holds `row_cap` >= 1 rows: then rows run, and the worker steps
@@ -697,12 +680,6 @@ def _sync(self) -> None:
     if self.device.type == 'cuda': torch.cuda.synchronize(self.device)
 DecodeEngine._sync = _sync
 
-def _to_device(self, values: list[int]) -> Tensor:
-    "`values` as a long tensor on the engine's device; on CUDA through page-locked memory, so the host does not wait for the stream's earlier work (a plain copy would)."
-    t = torch.tensor(values)
-    return t.pin_memory().to(self.device, non_blocking=True) if self.device.type == 'cuda' else t
-DecodeEngine._to_device = _to_device
-
 def _await_copies(self, jobs: list[_Job]) -> None:
     "Make the worker's stream wait for the jobs' submit-time copies, and tell the allocator that stream reads their audio; nothing on CPU."
     for j in (j for j in jobs if j.copied is not None):
@@ -715,7 +692,7 @@ def _features(self, jobs: list[_Job]) -> tuple[Tensor, Tensor]:
     self._await_copies(jobs)
     if all(j.feats is None for j in jobs):
         feats, lengths = batch_clip_features([j.audio for j in jobs], self.device)
-        return feats, self._to_device(lengths)
+        return feats, torch.tensor(lengths, device=self.device)
     feats, mask = pad_features([(clip_features(j.audio) if j.feats is None else j.feats).cpu() for j in jobs])
     return feats.to(self.device), mask.sum(1).to(self.device)
 DecodeEngine._features = _features
@@ -746,43 +723,24 @@ def _prompts(self, jobs: list[_Job]) -> tuple[Tensor, Tensor]:
     return self._prompt_batch(frames, n_audio)   # the room is the prompt of a MAX_FRAMES chunk: every prompt fits
 DecodeEngine._prompts = _prompts
 
-def _timing_event(stream) -> torch.cuda.Event:
-    e = torch.cuda.Event(enable_timing=True); e.record(stream); return e
-
-def _encode_ahead(self, pairs: list[tuple[int, _Job]]) -> None:
-    "Launch the encoder pass (`_prompts`) of the picked (row, job) pairs on the encode stream and hold their rows (`_ahead`): the worker's stream steps the running rows meanwhile. On CPU the pass runs now. If the launch fails, each job is admitted alone, so only a failing chunk fails."
-    jobs, t0 = [j for _, j in pairs], time.perf_counter()
+def _admit(self, pairs: list[tuple[int, _Job]]) -> None:
+    "Encode and prefill the jobs into their rows as one batch; if that fails, only these jobs fail. The host launches the encoder pass and the prompts without waiting for the encoder; it waits once before the prefill, to time the two apart."
+    rows, jobs = [r for r, _ in pairs], [j for _, j in pairs]
+    t0 = time.perf_counter()
     self.stats.queue_wait_seconds += sum(t0 - j.queued_at for j in jobs)
-    stream = self._encode_stream
     try:
-        with torch.cuda.stream(stream):   # None (CPU): the current device, no stream
-            begin = _timing_event(stream) if stream is not None else None
-            embeds, mask = self._prompts(jobs)
-            done = _timing_event(stream) if stream is not None else None
-    except Exception as e: return self._admit_each(pairs, e)
-    self._ahead = _Ahead(pairs, embeds, mask, self.stats.decode_steps, begin, done, time.perf_counter() - t0)
-DecodeEngine._encode_ahead = _encode_ahead
-
-def _join(self) -> None:
-    "Prefill the held admission into its rows (the worker's stream waits for its encoder pass first); its chunks decode from the next step."
-    a, self._ahead = self._ahead, None
-    if a.done is not None: torch.cuda.current_stream(self.device).wait_event(a.done)
-    beside, t1 = a.step < self.stats.decode_steps, time.perf_counter()
-    try: self._prefill([r for r, _ in a.pairs], a.embeds, a.mask, [j.budget for _, j in a.pairs]); self._sync()
-    except Exception as e: return self._admit_each(a.pairs, e)
-    for r, j in a.pairs: self.rows[r] = j; j.audio = j.copied = None   # its audio is not read again: device memory back now
-    s = self.stats
-    s.admissions += 1; s.admitted_chunks += len(a.pairs); s.prefill_rows += len(a.mask); s.encodes_beside_steps += beside
-    s.encode_seconds += a.seconds(); s.prefill_seconds += time.perf_counter() - t1
-DecodeEngine._join = _join
-
-def _admit_each(self, pairs: list[tuple[int, _Job]], e: Exception) -> None:
-    "After an admission of `pairs` failed with `e`: find the culprit, each job again on its own (encoder pass and prefill at once), so only a failing chunk fails; a lone job fails with `e`."
-    if len(pairs) == 1: self.stats.failed_chunks += 1; pairs[0][1].future.set_exception(e); return
-    for p in pairs:
-        self._encode_ahead([p])
-        if self._ahead is not None: self._join()
-DecodeEngine._admit_each = _admit_each
+        embeds, mask = self._prompts(jobs); self._sync()
+        t1 = time.perf_counter()
+        self._prefill(rows, embeds, mask, [j.budget for j in jobs]); self._sync()
+    except Exception as e:
+        if len(pairs) > 1:   # find the culprit: each job again on its own, so only the failing chunk fails
+            for p in pairs: self._admit([p])
+        else: self.stats.failed_chunks += 1; jobs[0].future.set_exception(e)
+        return
+    for r, j in pairs: self.rows[r] = j; j.audio = j.copied = None   # its audio is not read again: device memory back now
+    self.stats.admissions += 1; self.stats.admitted_chunks += len(jobs); self.stats.prefill_rows += len(mask)
+    self.stats.encode_seconds += t1 - t0; self.stats.prefill_seconds += time.perf_counter() - t1
+DecodeEngine._admit = _admit
 
 # %% ../nbs/09_engine.ipynb #c037
 def _decode_once(self) -> None:
@@ -817,19 +775,14 @@ DecodeEngine._fail_running = _fail_running
 
 @torch.inference_mode()
 def _run(self) -> None:
-    "The worker, on its own stream: launch an admission's encoder pass, step the running rows while it runs, prefill it at the first step boundary after it is done (at once on an idle pool), answer; until closed. A failed step fails only its running rows."
-    with torch.cuda.stream(self._step_stream):   # None (CPU): no stream
-        while (pairs := self._take()) is not None:
-            try:
-                if pairs: self._encode_ahead(pairs)
-                if (a := self._ahead) is not None and (not self.running or (a.step < self.stats.decode_steps and a.ready())): self._join()
-                if self.running: self._decode_once()
-            except Exception as e: self._fail_running(e)
+    "The worker: admit, step, answer, until closed; a failed step fails only its running rows."
+    while (pairs := self._take()) is not None:
+        try:
+            if pairs: self._admit(pairs)
+            if self.running: self._decode_once()
+        except Exception as e: self._fail_running(e)
     gone = NotReady('the server is shutting down; send the request again')
     self._fail_running(gone)
-    if (a := self._ahead) is not None:
-        self._ahead = None; self.stats.failed_chunks += len(a.pairs)
-        for _, j in a.pairs: j.future.set_exception(gone)
     with self._cv:
         for q in self._queues.values():
             for j in q:
