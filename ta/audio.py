@@ -223,7 +223,7 @@ def _refuse_packed(head: bytes, upload: bool):
     what, fix = packed
     if upload: fix = "send the audio file itself" + (", uncompressed (a raw body may be gzip-compressed if sent with the header "
                                                       "'Content-Encoding: gzip')" if what.startswith('gzip') else "")
-    raise NotAudio(f"{'the body' if upload else 'the file'} is {what}; {fix}")
+    raise NotAudio(f"{'the upload' if upload else 'the file'} is {what}; {fix}")
 
 def _text_start(head: bytes) -> str | None:
     "The start of `head` as a short string when the bytes are printable text (UTF-8, or UTF-8 or UTF-16 after a byte-order mark, as Windows editors save it), else None."
@@ -244,7 +244,7 @@ def _refused(demuxer: str) -> NotAudio:
 def _failure(err: str, head: bytes, upload: bool = True) -> TaError:
     "The typed error for a failed ffmpeg run: `err` is its stderr, `head` the input's first bytes, `upload` whether it came as a request's body (else a local file, named as such)."
     reason = 'ffmpeg: ' + (err.strip().splitlines() or ['no message'])[-1].removeprefix('input: ')
-    it, send = ('the body', "send the audio file's bytes") if upload else ('the file', 'give the path of an audio file')
+    it, send = ('the upload', 'send the audio file itself') if upload else ('the file', 'give the path of an audio file')
     if m := re.search(r'\[(\S+) @ [^\]]*\] Format not on whitelist', err): return _refused(m[1])
     if 'matches no streams' in err: return BadRequest("the file has no audio track; " + ("send" if upload else "give") + " a file that contains sound")
     text = _text_start(head)
