@@ -4,7 +4,7 @@
 
 # %% ../nbs/09d_http_workers.ipynb #hw02
 from __future__ import annotations
-import functools, logging, math, os, signal, socket, threading, time
+import faulthandler, functools, logging, math, os, signal, socket, sys, threading, time
 import multiprocessing as mp
 import multiprocessing.connection
 from pathlib import Path
@@ -194,6 +194,7 @@ def _engine_first(settings: Settings) -> bool:
 
 def serve_workers(settings: Settings) -> int:
     "`ta serve` with `http_workers(settings)` HTTP worker processes sharing one port, all feeding one engine process. Exit code 1 when the model cannot be loaded. Raises `TaError` for settings this machine cannot honour or a port in use."
+    faulthandler.register(signal.SIGUSR1, sys.__stderr__, all_threads=True)   # `kill -USR1 PID`: its stacks to the log (the default action would end it)
     early = Supervisor(settings, _expected_workers(settings)).start_engine() if _engine_first(settings) else None   # imports beside ours
     try:
         from ta.checks import check_settings   # torch alone: the engine process imports the serving code meanwhile

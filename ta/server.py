@@ -4,7 +4,7 @@
 
 # %% ../nbs/06_server.ipynb #c002
 from __future__ import annotations
-import asyncio, base64, binascii, contextlib, ctypes, ctypes.util, errno, functools, gc, hmac, json, logging, math, os, re, resource, socket, threading, time, urllib.parse, warnings, zlib
+import asyncio, base64, binascii, contextlib, ctypes, ctypes.util, errno, faulthandler, functools, gc, hmac, json, logging, math, os, re, resource, signal, socket, sys, threading, time, urllib.parse, warnings, zlib
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, fields
@@ -347,18 +347,22 @@ def parse_form(content_type: str, body: bytes) -> tuple[bytes, list[tuple[str, s
                                        'on_header_end': header_end, 'on_part_data': data, 'on_end': lambda: ended.append(True)})
         p.write(body); p.finalize()
     except Exception: raise BadRequest(_form_fault(body, boundary)) from None
+    if parts and not ended:   # cut anywhere, its part headers included: the rest of the checks would judge a fragment
+        raise BadRequest(f"the multipart form ends before its closing boundary (--{boundary.decode('latin-1')}--): "
+                         'the upload was cut short; send it again')
     files, fields = [], []
     for part in parts:
         disp = parse_options_header(part['headers'].get(b'content-disposition', b''))[1]
         name = disp.get(b'name', b'').decode('utf-8', 'replace')
         if b'filename' in disp: files.append((name, bytes(part['data'])))
         else: fields.append((name, part['data'].decode('utf-8', 'replace')))
+    if not files and 'file' in (n for n, _ in fields):   # curl -F file=audio.wav, without the @ that makes it a file
+        raise InvalidParam('file', 'the field "file" of the form holds text, not a file; attach the audio file itself '
+                           '(curl -F file=@audio.wav: the @ makes curl send the file)')
     if [n for n, _ in files] != ['file']:
         raise InvalidParam('file', 'the form must carry exactly one file, in the field "file" (curl -F file=@audio.wav)'
                          + (f"; it has {', '.join(repr(n) for n, _ in files)}" if files else ''))
     if not files[0][1]: raise InvalidParam('file', 'the file in the form\'s field "file" is empty (0 bytes); attach the audio file itself')
-    if not ended: raise BadRequest(f"the multipart form ends before its closing boundary (--{boundary.decode('latin-1')}--): "
-                                   'the upload was cut short; send it again')
     return files[0][1], fields
 
 class _Pairs(list):
@@ -1040,6 +1044,7 @@ def server_config(app: FastAPI, settings: Settings):
 def serve(settings: Settings, sockets: list[socket.socket] | None = None, start=None, rows: CounterRows | None = None, follow=None) -> int:
     "Run uvicorn (one HTTP process) until interrupted; exit code 1 when the model cannot be loaded. Raises `TaError` for a device this machine lacks or a port in use. An HTTP worker process of `ta serve --http-workers` (`ta.http_workers`) passes the shared listening `sockets`, how it reaches the engine (`start`), its counters' row (`rows`), and `follow(server)`, run in a thread: then it is stopped by `follow` calling `server.handle_exit`, not by signals."
     import uvicorn
+    faulthandler.register(signal.SIGUSR1, sys.__stderr__, all_threads=True)   # `kill -USR1 PID`: every thread's stack to the log, even while Python waits in a C call
     check_settings(settings)
     if sockets is None: check_port(settings.host, settings.port)
     raise_open_file_limit()   # before the connection limit is derived from it
