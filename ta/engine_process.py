@@ -161,7 +161,7 @@ def engine_main(conn, listener: socket.socket | None, load, *args):
     "The child process: `engine = load(*args)`, then serve the owner's pipe `conn` (and links accepted on `listener`) until the pipe closes, `close` comes, or the engine's worker dies."
     signal.signal(signal.SIGINT, signal.SIG_IGN)   # Ctrl-C reaches the whole process group: the server stops us
     name_process('ta-engine'); logging.basicConfig(level=logging.INFO, format=LOG_FORMAT)
-    faulthandler.register(signal.SIGUSR1, sys.__stderr__, all_threads=True)   # `pkill -USR1 ta-engine`: every thread's stack to the log, even while Python waits in a C call
+    faulthandler.register(signal.SIGUSR1, sys.__stderr__, all_threads=True)   # `kill -USR1` on this child (ta-engine): every thread's stack to the log, even while Python waits in a C call
     tqdm.set_lock(threading.RLock())   # not its multiprocessing lock: a named semaphore that quick_exit would leave behind
     threading.Thread(target=_end_with_parent, name='ta-engine-parent', daemon=True).start()
     links = Links(listener) if listener is not None else None
