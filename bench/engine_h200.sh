@@ -62,6 +62,11 @@
 #                                                            # git show 5db51a2:ta/engine.py > ab_overlay/ta/engine.py), warm (it hung at 64)
 #   DEADLINE=380 bash bench/engine_h200.sh build v15         # stop 32: ta serve with the prompts built on the device, cold, 2 rounds
 #                                                            # a level (not run to the end: the device time ran out while it compiled)
+#   DEADLINE=560 bash bench/engine_h200.sh build cold_start v16_warm  # stop 33: where a cold start's time goes (py-spy; needs
+#                                                            # .gpu/py_spy-*.whl), then ta serve warm on the caches it filled
+#   DEADLINE=560 bash bench/engine_h200.sh build v16_cold gputest  # stop 33: ta serve cold (encoder compiled block by block, q and
+#                                                            # k normalised before fla), 2 rounds a level; the engine GPU cells
+#   DEADLINE=540 bash bench/engine_h200.sh build v16b_cold gputest  # stop 33: the same with fla tuned in a child beside the compiles
 # All systems: the synthetic full-size checkpoint (random weights, ta.synthetic), fixtures/speech_17s.flac, 3.3 new tokens
 # per second of audio. Each step stops at the shared deadline (DEADLINE seconds after start).
 set -uo pipefail
@@ -111,7 +116,7 @@ serve() {  # TAG names the records, SERVE_ARGS adds flags, CLIENT_RUNS='1 2' add
   curl -s http://127.0.0.1:8000/stats > "$OUT/${tag}_stats.json"
   [ -n "${SERVE_AFTER:-}" ] && $SERVE_AFTER $pid   # a step against the running server, given its pid
   kill $pid; wait $pid 2>/dev/null
-  grep -i "captured\|warmed\|patches\|error\|recompil" "$OUT/$tag.log" | tail -12
+  grep -i "captured\|warmed\|patches\|error\|recompil\|tuned" "$OUT/$tag.log" | tail -14
 }
 v4() {  # engine v4: the engine in its own process (--engine-process on, the CUDA default) beside v3's in-process engine, 8 client processes
   TAG=serve_http_v4 SERVE_ARGS="--engine-process on" CLIENT_RUNS="1" serve
@@ -291,6 +296,28 @@ v15_ab() {  # stop 32: this tree's ta serve (the encoder pass beside the steps),
 }
 v15() {  # stop 32: ta serve, 4 HTTP workers, the admission launched without host waits, cold, 2 rounds a level
   TAG=serve_http_v15_w4 SERVE_ARGS="--http-workers 4" ROUNDS=2 serve
+}
+cold_start() {  # stop 33: the engine set up as ta serve's engine process does (bench/cold_start_h200.py), on empty inductor and
+                # Triton caches under py-spy (wall-clock samples, idle ones too), then again on the caches that run filled
+  export TORCHINDUCTOR_CACHE_DIR=/tmp/cold_start/inductor TRITON_CACHE_DIR=/tmp/cold_start/triton   # the later steps' caches too
+  rm -rf /tmp/cold_start; local spy=""
+  py-spy record -f raw -o /tmp/spy_check.txt -- python -c "import time; time.sleep(0.5)" > /dev/null 2>&1 \
+    && spy="py-spy record -r 20 --idle --threads -f raw -o $OUT/cold_start_pyspy.txt --" || echo "py-spy cannot sample here: the cold run without it"
+  TRITON_PRINT_AUTOTUNING=1 TORCH_LOGS=recompiles timeout $(left) $spy python bench/cold_start_h200.py $CKPT $TPS "$OUT/cold_start_cold.json" \
+    > "$OUT/cold_start_cold.log" 2>&1
+  TRITON_PRINT_AUTOTUNING=1 timeout $(left) python bench/cold_start_h200.py $CKPT $TPS "$OUT/cold_start_warm.json" > "$OUT/cold_start_warm.log" 2>&1
+  for r in cold warm; do grep -v "^Triton autotuning\|best config\|^Function\|^[a-z_.]*, " "$OUT/cold_start_$r.log" | quiet | tail -25; done
+}
+v16_warm() {  # stop 33: ta serve (4 HTTP workers, no compiled 1-row step) on the caches cold_start filled, 2 rounds a level
+  TAG=serve_http_v16_warm_w4 SERVE_ARGS="--http-workers 4" ROUNDS=2 serve
+}
+v16_cold() {  # stop 33: ta serve (4 HTTP workers) on empty inductor and Triton caches, 2 rounds a level
+  TORCHINDUCTOR_CACHE_DIR=/tmp/v16_cold/inductor TRITON_CACHE_DIR=/tmp/v16_cold/triton TAG=serve_http_v16_cold_w4 \
+    SERVE_ARGS="--http-workers 4" ROUNDS=2 serve
+}
+v16b_cold() {  # stop 33: v16_cold with fla's kernels tuned by a child process beside the compiles (tune_fla_beside)
+  TORCHINDUCTOR_CACHE_DIR=/tmp/v16b_cold/inductor TRITON_CACHE_DIR=/tmp/v16b_cold/triton TAG=serve_http_v16b_cold_w4 \
+    SERVE_ARGS="--http-workers 4" ROUNDS=2 serve
 }
 fairness() {  # issue 9: one compiled engine with reserve_rows=0, then one with the default reserve (4 of 128), one process:
               # p50/p90/p99 of 10 s requests every 0.25 s during a 60-minute recording, that recording alone, 128 concurrent

@@ -4,7 +4,8 @@
 
 # %% ../nbs/09_engine.ipynb #c002
 from __future__ import annotations
-import enum, inspect, math, sys, threading, time
+import enum, functools, inspect, math, os, subprocess, sys, tempfile, threading, time
+from collections.abc import Callable
 from collections import Counter, OrderedDict, deque
 from concurrent.futures import Future
 from dataclasses import dataclass, field
@@ -17,21 +18,21 @@ from .errors import NotReady
 from .features import clip_features, batch_clip_features, pad_features, HOP_LENGTH, FRAME_STACK, SAMPLES_PER_TOKEN, FEATURE_DIM
 from .model import ASRModel, _until_stop
 from .pipeline import split_chunks, join_texts
-from .patches.state import gated_delta_step_, gdn_conv_step_, _fla_kernel
+from .patches.state import gated_delta_step_, gdn_conv_step_, _fla_kernel, l2norm
 from .patches.lm_head import contiguous_lm_head_input
 from .patches.gqa import decode_attention
 
 # %% auto #0
 __all__ = ['BUCKETS', 'PREFILL_BUCKETS', 'ADMIT_MIN_CHUNKS', 'ADMIT_MAX_WAIT', 'MAX_CHUNK_SECONDS', 'WARMUP_STEPS',
            'GIL_SWITCH_S', 'MIN_COMPILED_ROWS', 'FAIR_RESERVE_DIVISOR', 'STATE_DTYPES', 'ARGMAX_PARTS', 'MAX_FRAMES',
-           'SYNTHETIC_TOKENS_PER_SECOND', 'GraphMode', 'buckets_for', 'compiled_sizes', 'bucket_table', 'fair_reserve',
-           'fast_decode_kernel', 'ban_repeated_ngrams_', 'RowPool', 'new_pool', 'rows_view', 'fuse_projections_',
-           'project', 'mlp', 'attention_step', 'linear_attention_step', 'argmax_rows', 'sample', 'decode_step',
-           'causal_conv_prefill', 'chunk_delta_rule_prefill', 'attention_prefill', 'linear_attention_prefill',
-           'prefill_layer', 'prefill_states', 'write_rows', 'prefill', 'EncoderGraph', 'chunk_frames',
-           'capture_encoder', 'PrefillGraph', 'encode_with', 'EngineStats', 'DecodeEngine', 'capture',
-           'capture_prefill', 'setup', 'token_budget', 'budget_for', 'submit_features', 'as_clips', 'submit',
-           'transcribe_clips', 'transcribe', 'close']
+           'TUNE_TIMEOUT_S', 'SYNTHETIC_TOKENS_PER_SECOND', 'GraphMode', 'buckets_for', 'compiled_sizes',
+           'bucket_table', 'fair_reserve', 'fast_decode_kernel', 'ban_repeated_ngrams_', 'RowPool', 'new_pool',
+           'rows_view', 'fuse_projections_', 'project', 'mlp', 'attention_step', 'linear_attention_step', 'argmax_rows',
+           'sample', 'decode_step', 'causal_conv_prefill', 'chunk_delta_rule_prefill', 'attention_prefill',
+           'linear_attention_prefill', 'prefill_layer', 'prefill_states', 'write_rows', 'prefill', 'EncoderGraph',
+           'chunk_frames', 'encoder_block', 'regional_encode', 'capture_encoder', 'PrefillGraph', 'encode_with',
+           'EngineStats', 'DecodeEngine', 'capture', 'capture_prefill', 'tune_fla_beside', 'setup', 'token_budget',
+           'budget_for', 'submit_features', 'as_clips', 'submit', 'transcribe_clips', 'transcribe', 'close']
 
 # %% ../nbs/09_engine.ipynb #c006
 BUCKETS = (1, 2, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128)  # row counts a decode step is captured for
@@ -254,9 +255,9 @@ def _(x, weight, bias, activation, module): return torch.empty_like(x, memory_fo
 
 @torch.library.custom_op('ta::chunk_delta_rule_prefill', mutates_args=())
 def chunk_delta_rule_prefill(q: Tensor, k: Tensor, v: Tensor, g: Tensor, beta: Tensor, module: str) -> tuple[Tensor, Tensor]:
-    "Gated delta rule over whole prompts from a zero state, q and k L2-normalised: q, k [B, L, H, dk], v [B, L, HV, dv], g (log decay) and beta [B, L, HV] -> o [B, L, HV, dv] in v's dtype and the final state [B, HV, dk, dv] fp32, by `module`'s `torch_chunk_gated_delta_rule` (fla's chunked kernel on CUDA where installed)."
+    "Gated delta rule over whole prompts from a zero state, q and k L2-normalised already: q, k [B, L, H, dk], v [B, L, HV, dv], g (log decay) and beta [B, L, HV] -> o [B, L, HV, dv] in v's dtype and the final state [B, HV, dk, dv] fp32, by `module`'s `torch_chunk_gated_delta_rule` (fla's chunked kernel on CUDA where installed)."
     rule = _kernel_or_reference(module, 'torch_chunk_gated_delta_rule', q)
-    o, state = rule(q, k, v, g=g, beta=beta, initial_state=None, output_final_state=True, use_qk_l2norm_in_kernel=True)
+    o, state = rule(q, k, v, g=g, beta=beta, initial_state=None, output_final_state=True, use_qk_l2norm_in_kernel=False)
     return o.to(v.dtype).contiguous(), state.float()
 
 @chunk_delta_rule_prefill.register_fake
@@ -284,6 +285,7 @@ def linear_attention_prefill(lin, h: Tensor, keep: Tensor) -> tuple[Tensor, Tens
     q, k, v = x.split([lin.key_dim, lin.key_dim, lin.value_dim], -1)
     q, k, v = q.reshape(B, L, -1, lin.head_k_dim), k.reshape(B, L, -1, lin.head_k_dim), v.reshape(B, L, -1, lin.head_v_dim)
     g = -lin.A_log.float().exp() * F.softplus(a.float() + lin.dt_bias)
+    q, k = (l2norm(t.float()).to(t.dtype) for t in (q, k))   # here, fused by inductor: fla's own l2norm kernel is tuned anew per prefill size
     o, state = chunk_delta_rule_prefill(q, k, v, g, beta.sigmoid(), module)            # o [B, L, HV, dv], state [B, HV, dk, dv]
     out = lin.out_proj(lin.norm(o.reshape(-1, lin.head_v_dim), z.reshape(-1, lin.head_v_dim)).view(B, L, -1))
     return out, window, state
@@ -362,6 +364,25 @@ def _encode(model: ASRModel, feats: Tensor, mask: Tensor) -> tuple[Tensor, Tenso
     "Projected audio tokens [B, T/4, D] fp32 and their mask [B, T/4] of padded features [B, T, 320]."
     out = model.encoder(feats.to(model.encoder.dtype), attention_mask=mask)
     return model.projector(out.last_hidden_state), out.attention_mask
+
+def encoder_block(layer, hidden_states: Tensor, **kwargs) -> Tensor:
+    "One encoder block's own forward on hidden_states [B, T, hidden]: the unit a `COMPILED` engine compiles of the encoder (`regional_encode`)."
+    return type(layer).forward(layer, hidden_states, **kwargs)
+
+def regional_encode(block: Callable) -> Callable:
+    "`_encode` with every encoder block run by `block` (`encoder_block` compiled) while it runs, the row dimension of each block's inputs marked dynamic; the model's blocks are left as they were."
+    def encode(model: ASRModel, feats: Tensor, mask: Tensor) -> tuple[Tensor, Tensor]:
+        layers = model.encoder.layers
+        for layer in layers: layer.forward = functools.partial(_dynamic_rows, block, layer)
+        try: return _encode(model, feats, mask)
+        finally:
+            for layer in layers: del layer.forward
+    return encode
+
+def _dynamic_rows(block: Callable, layer, hidden_states: Tensor, attention_mask: Tensor | None = None, **kwargs) -> Tensor:
+    "`block(layer, ...)` with dimension 0 (rows) of hidden_states [B, T, hidden] and attention_mask [B, T] marked dynamic: one compile serves every row count >= 2."
+    for t in (hidden_states, attention_mask): t is None or torch._dynamo.maybe_mark_dynamic(t, 0)
+    return block(layer, hidden_states, attention_mask=attention_mask, **kwargs)
 
 @torch.inference_mode()
 def capture_encoder(model: ASRModel, rows: int, mempool, encode=_encode) -> EncoderGraph:
@@ -480,8 +501,9 @@ class DecodeEngine:
         self._copy_stream = torch.cuda.Stream(model.device) if cuda else None  # submit's copies of the clips to the device: not the worker's stream
         ids = model.prompt_ids(1); cut = ids.index(model.audio_token_id)   # the prompt's text around its audio placeholders
         self._prompt_head, self._prompt_tail = (torch.tensor(p + [self.pad_id], device=model.device) for p in (ids[:cut], ids[cut + 1:]))
-        fns = (decode_step, _encode, prefill_layer)   # the prefill compiled layer by layer: one compile per kind of layer
-        self._step, self._encode, self._prefill_layer = tuple(map(torch.compile, fns)) if compiled else fns
+        fns = (decode_step, prefill_layer)   # the prefill compiled layer by layer, the encoder block by block: one compile per kind
+        self._step, self._prefill_layer = tuple(map(torch.compile, fns)) if compiled else fns
+        self._encode = regional_encode(torch.compile(encoder_block)) if compiled else _encode
 
     @property
     def device(self) -> torch.device: return self.model.device
@@ -548,11 +570,48 @@ def _prefill(self, rows: list[int], embeds: Tensor, mask: Tensor, budgets: list[
     else: raise RuntimeError(f'no prefill graph for {B} rows: call setup() first (no eager fallback in {self.graph_mode.value} mode)')
 DecodeEngine._prefill = _prefill
 
+TUNE_TIMEOUT_S = 300.0   # longest `setup` waits for the child tuning fla's kernels (about 60 s on a fresh H200), then tunes them itself
+
+def tune_fla_beside(decoder, sizes: tuple[int, ...], prompt_room: int, device: torch.device) -> subprocess.Popen | None:
+    "Start a child Python that calls fla's chunked gated delta rule on zeros at each prefill size of `sizes` (largest first), as `linear_attention_prefill` calls it, so that fla tunes its kernels there while this process compiles; Triton keeps what was tuned in its cache folder, where this process then finds it. None on CPU or without fla's kernel (nothing to tune)."
+    lin = next((l.linear_attn for l in decoder.model.layers if hasattr(l, 'linear_attn')), None)
+    if lin is None or device.type != 'cuda' or not fast_decode_kernel(): return None
+    spec = dict(sizes=sorted(sizes, reverse=True), L=prompt_room, H=lin.num_k_heads, HV=lin.num_v_heads, dk=lin.head_k_dim,
+                dv=lin.head_v_dim, device=torch.cuda.current_device() if device.index is None else device.index)
+    env = {**os.environ, 'PYTHONPATH': os.pathsep.join(p for p in sys.path if p)}   # ta importable as it is here
+    log = tempfile.TemporaryFile()   # its stderr: the reason, should it fail
+    child = subprocess.Popen([sys.executable, '-c', f'from ta.engine import _tune_fla; _tune_fla({spec!r})'], env=env,
+                             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=log)
+    child.log = log
+    return child
+
+def _tune_fla(spec: dict) -> None:
+    "`tune_fla_beside`'s child: fla's chunked rule on zeros, bf16 q, k, v and beta, fp32 log decay, for each size."
+    from .patches.kernels import import_kernel
+    rule, dev, (L, H, HV, dk, dv) = import_kernel('torch_chunk_gated_delta_rule'), torch.device('cuda', spec['device']), (spec[k] for k in ('L', 'H', 'HV', 'dk', 'dv'))
+    z = functools.partial(torch.zeros, device=dev, dtype=torch.bfloat16)
+    for B in spec['sizes']:
+        rule(z(B, L, H, dk), z(B, L, H, dk), z(B, L, HV, dv), g=z(B, L, HV, dtype=torch.float32), beta=z(B, L, HV),
+             initial_state=None, output_final_state=True, use_qk_l2norm_in_kernel=False)
+    torch.cuda.synchronize(dev)
+
+def _join_tuning(child: subprocess.Popen | None, progress) -> None:
+    "Wait for `tune_fla_beside`'s child (at most `TUNE_TIMEOUT_S`) and say how it ended; if it failed, fla tunes in this process, as it would have anyway."
+    if child is None: return
+    t = time.perf_counter()
+    try: rc = child.wait(TUNE_TIMEOUT_S)
+    except subprocess.TimeoutExpired: child.kill(); child.wait(); rc = None
+    if rc == 0: progress(f"fla's kernels were tuned beside the compiles (waited {time.perf_counter() - t:.1f} s for them)"); return
+    child.log.seek(0); why = child.log.read().decode(errors='replace').strip().splitlines()[-1:] or ['no message']
+    progress(f"tuning fla's kernels beside the compiles {'took too long' if rc is None else f'failed ({why[0]})'}; they are tuned here instead")
+
 def setup(self, progress=print) -> DecodeEngine:
     "Capture a graph per bucket (largest first, one memory pool) unless eager, then start the worker; safe to call twice. Returns self."
     if self._thread is not None: return self
     t0 = time.perf_counter()
     if self.graph_mode is not GraphMode.EAGER:
+        tuning = (tune_fla_beside(self.decoder, tuple(set(self.prefill_table.values())), self.prompt_room, self.device)
+                  if self.graph_mode is GraphMode.COMPILED else None)   # beside compiles; a GRAPH set-up has none to hide it
         mempool, order = torch.cuda.graph_pool_handle(), sorted(set(self.table.values()), reverse=True)
         for i, b in enumerate(order, 1):
             self.capture(b, mempool); self.stats.graphs += 1
@@ -561,6 +620,7 @@ def setup(self, progress=print) -> DecodeEngine:
         for b in sorted(set(self.prefill_table.values()), reverse=True):
             t1 = time.perf_counter()
             self.encoder_graphs[b] = capture_encoder(self.model, max(b, MIN_COMPILED_ROWS), enc_pool, self._encode)
+            _join_tuning(tuning, progress); tuning = None
             t2 = time.perf_counter()
             self.capture_prefill(b, mempool)
             progress(f'captured the encoder ({t2 - t1:.1f} s) and the prefill ({time.perf_counter() - t2:.1f} s) for {b} chunks '
