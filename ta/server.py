@@ -347,7 +347,7 @@ def parse_form(content_type: str, body: bytes) -> tuple[bytes, list[tuple[str, s
                                        'on_header_end': header_end, 'on_part_data': data, 'on_end': lambda: ended.append(True)})
         p.write(body); p.finalize()
     except Exception: raise BadRequest(_form_fault(body, boundary)) from None
-    if parts and not ended:   # cut anywhere, its part headers included: the rest of the checks would judge a fragment
+    if not ended and body.strip(b'\r\n'):   # cut anywhere, its first boundary line or part headers included: the rest of the checks would judge a fragment
         raise BadRequest(f"the multipart form ends before its closing boundary (--{boundary.decode('latin-1')}--): "
                          'the upload was cut short; send it again')
     files, fields = [], []
