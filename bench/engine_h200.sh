@@ -62,7 +62,7 @@
 #                                                            # git show 5db51a2:ta/engine.py > ab_overlay/ta/engine.py), warm (it hung at 64)
 #   DEADLINE=380 bash bench/engine_h200.sh build v15         # stop 32: ta serve with the prompts built on the device, cold, 2 rounds
 #                                                            # a level (not run to the end: the device time ran out while it compiled)
-#   DEADLINE=560 bash bench/engine_h200.sh build cold_start v16_warm  # stop 33: where a cold start's time goes (py-spy; needs
+#   DEADLINE=560 bash bench/engine_h200.sh build cold_start v16_warm  # stop 33: where a cold start's time goes (py-spy among prepare.sh's wheels:
 #                                                            # .gpu/py_spy-*.whl), then ta serve warm on the caches it filled
 #   DEADLINE=560 bash bench/engine_h200.sh build v16_cold gputest  # stop 33: ta serve cold (encoder compiled block by block, q and
 #                                                            # k normalised before fla), 2 rounds a level; the engine GPU cells
