@@ -8,7 +8,7 @@ import asyncio, json, os, time
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import AsyncIterator
+from typing import AsyncIterator, Mapping
 import numpy as np
 from fastapi import APIRouter, Depends, FastAPI, Request
 from fastapi.concurrency import run_in_threadpool
@@ -16,16 +16,16 @@ from fastapi.responses import JSONResponse, PlainTextResponse, Response, Streami
 from .audio import decode_audio, chunk_bounds, audio_seconds, SAMPLE_RATE
 from .errors import TaError, BadRequest, ClientGone, InvalidParam, NotAudio, NotReady, NotFound, Overloaded, TooLarge, WorkerStopped
 from .pipeline import join_texts
-from .server import (_CUT_SHORT, _WORKER_STOPPED, _shown, Engine, Options, get_engine, check_api_key, read_body, parse_form,
+from .server import (_CUT_SHORT, _WORKER_STOPPED, _shown, _some, Engine, Options, get_engine, check_api_key, read_body, parse_form,
                        parse_options, require_ready, _as_bool, admitted, Claim, Deadline, decode_upload, record, MAX_SPEAKERS,
                        undo_content_coding)
 
 # %% auto #0
 __all__ = ['RESPONSE_FORMATS', 'GRANULARITIES', 'MAX_PROMPT_CHARS', 'openai_router', 'cpu_pool', 'Chunk', 'chunk_texts',
            'Transcript', 'align_chunk', 'diarize_audio', 'transcribe_audio', 'transcript_json', 'TranscriptionForm',
-           'parse_transcription_form', 'transcript_segments', 'verbose_json', 'srt', 'vtt', 'format_response',
-           'HeldStream', 'sse', 'stream_events', 'openai_error', 'add_openai_errors', 'model_name', 'get_models',
-           'get_model', 'post_transcription']
+           'refuse_query', 'parse_transcription_form', 'transcript_segments', 'verbose_json', 'srt', 'vtt',
+           'format_response', 'HeldStream', 'sse', 'stream_events', 'openai_error', 'add_openai_errors', 'model_name',
+           'get_models', 'get_model', 'post_transcription']
 
 # %% ../nbs/06a_openai.ipynb #a005
 _pool: ThreadPoolExecutor | None = None
@@ -181,10 +181,16 @@ def _one_value(fields: list[tuple[str, str]]) -> dict[str, str]:
     "Form fields as a dict; unknown fields, or a field other than the granularities given twice, are a 400."
     names = [n.removesuffix('[]') + ('[]' if n.removesuffix('[]') in _LISTS else '') for n, _ in fields]
     if unknown := sorted(set(names) - set(_FIELDS)):
-        raise InvalidParam(unknown[0], f"unknown field(s) {', '.join(unknown)}; the fields are file, {', '.join(_FIELDS)}")
+        raise InvalidParam(unknown[0], f"unknown field(s) {_some(unknown)}; the fields are file, {', '.join(_FIELDS)}")
     if dup := sorted({n for n in names if names.count(n) > 1 and not n.endswith('[]')}):
         raise InvalidParam(dup[0], f"field(s) {', '.join(dup)} given more than once")
     return {n: v for n, (_, v) in zip(names, fields) if not n.endswith('[]')}
+
+def refuse_query(query: Mapping[str, str]) -> None:
+    "`InvalidParam` for anything in the URL's query string: this route reads its options from the form, as OpenAI's clients send them, and a query would otherwise be ignored without a word."
+    if names := sorted(query):
+        raise InvalidParam(names[0], f"this route reads its options from the form, not the URL: send {_some(names)} as form "
+                           "field(s), e.g. curl -F file=@audio.wav -F response_format=srt")
 
 def _check_language(v: str):
     if v.strip().lower().replace('_', '-') not in ('', 'en', 'english') and not v.strip().lower().startswith(('en-', 'en_')):
@@ -263,7 +269,7 @@ def format_response(t: Transcript, form: TranscriptionForm) -> Response:
     if fmt == 'verbose_json': return JSONResponse(verbose_json(t, 'word' in form.granularities))
     if fmt == 'text': return PlainTextResponse(t.text + '\n')
     body = (srt if fmt == 'srt' else vtt)(transcript_segments(t))
-    return PlainTextResponse(body, media_type='text/vtt' if fmt == 'vtt' else 'application/x-subrip', headers=err)
+    return PlainTextResponse(body, media_type='text/vtt' if fmt == 'vtt' else 'application/x-subrip; charset=utf-8', headers=err)   # starlette adds the charset to text/* only
 
 # %% ../nbs/06a_openai.ipynb #a022
 class HeldStream(StreamingResponse):
@@ -361,6 +367,7 @@ async def post_transcription(request: Request, engine: Engine = Depends(get_engi
             ctype = request.headers.get('content-type', '')
             if not ctype.lower().startswith('multipart/form-data'):
                 raise InvalidParam('file', 'send a multipart/form-data form with the audio in the field "file" (curl -F file=@audio.wav)')
+            refuse_query(request.query_params)
             audio_bytes, fields = parse_form(ctype, body)
             del body
             form = parse_transcription_form(fields)

@@ -57,6 +57,10 @@ def _shown(v: Any) -> str:
     "A request value as the user wrote it, cut to 60 characters: a string quoted, any other JSON value in JSON (true, not True)."
     s = repr(v) if isinstance(v, str) else json.dumps(v, default=repr); return s if len(s) <= 60 else s[:57] + '...'
 
+def _some(names: list) -> str:
+    "The first 5 of `names` as the user wrote them (`_shown`) and how many more: a bounded answer, however many were sent."
+    return ', '.join(map(_shown, names[:5])) + (f' and {len(names) - 5} more' if len(names) > 5 else '')
+
 def _as_bool(name: str, v: Any) -> bool:
     if isinstance(v, bool): return v
     s = str(v).strip().lower() if isinstance(v, (str, int)) else None
@@ -73,8 +77,7 @@ def parse_options(raw: Mapping[str, Any]) -> Options:
     "Validate request options. Raises `BadRequest` naming the bad or unknown option."
     names = [f.name for f in fields(Options)]
     if unknown := sorted(set(raw) - set(names)):
-        more = f' and {len(unknown) - 5} more' if len(unknown) > 5 else ''   # a bounded answer, however many were sent
-        raise BadRequest(f"unknown option(s) {', '.join(map(_shown, unknown[:5]))}{more}; the options are {', '.join(names)}")
+        raise BadRequest(f"unknown option(s) {_some(unknown)}; the options are {', '.join(names)}")
     conv = {n: (_as_bool if f.type == 'bool' else _as_count) for n, f in zip(names, fields(Options))}
     return _check_speakers(Options(**{k: conv[k](k, v) for k, v in raw.items()}))
 
@@ -302,6 +305,9 @@ def single_valued(params) -> dict[str, str]:
 def parse_request(content_type: str, body: bytes, query: Mapping[str, str]) -> tuple[bytes, Options]:
     "Audio bytes and options from a raw-audio or JSON request."
     ctype = content_type.split(';')[0].strip().lower()
+    if ctype.startswith('multipart/') and ctype != 'multipart/form-data':   # its parts are not read as a form, nor is it audio
+        raise BadRequest(f'a {ctype} body is not read; send the audio file itself as the body (curl --data-binary @audio.wav), '
+                         'or a multipart/form-data form with it in the field "file" (curl -F file=@audio.wav)')
     if ctype == 'multipart/form-data':
         audio, fields = parse_form(content_type, body)
         form = single_valued(_Pairs(fields))
@@ -679,8 +685,8 @@ class Transcription(BaseModel):
 class ErrorBody(BaseModel):
     error: str = Field(description='what went wrong and what to do')
 
-_OPTION_DOCS = {'return_timestamps': 'word timestamps (not available yet in this version: 400)',
-                'return_speakers': 'speaker labels (not available yet in this version: 400)',
+_OPTION_DOCS = {'return_timestamps': 'word timestamps: `words`, each word with its start and end in seconds',
+                'return_speakers': 'speaker labels: `speaker_segments`, who speaks when',
                 'num_speakers': 'the number of speakers, when known', 'max_speakers': 'the most speakers to consider'}
 _QUERY = [{'name': f.name, 'in': 'query', 'required': False, 'description': _OPTION_DOCS[f.name],
            'schema': {'type': 'boolean'} if f.type == 'bool' else {'type': 'integer', 'minimum': 1, 'maximum': MAX_SPEAKERS}} for f in fields(Options)]
