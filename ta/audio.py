@@ -14,8 +14,8 @@ import soxr
 from .errors import TaError, BadRequest, TooLarge, NotAudio, NotReady
 
 # %% auto #0
-__all__ = ['FORMATS', 'SAMPLE_RATE', 'FFMPEG_TIMEOUT_S', 'MIN_BYTES_PER_S', 'SIZE_FREE_S', 'channel_weights', 'mix_block',
-           'stop_decoders', 'decode_audio', 'audio_seconds', 'chunk_bounds']
+__all__ = ['FORMATS', 'SAMPLE_RATE', 'FFMPEG_TIMEOUT_S', 'MIN_BYTES_PER_S', 'SIZE_FREE_S', 'MAX_SAMPLE', 'channel_weights',
+           'mix_block', 'stop_decoders', 'decode_audio', 'audio_seconds', 'chunk_bounds']
 
 # %% ../nbs/01_audio.ipynb #c004b
 _DEMUXERS = """3dostr 4xm aa aac aax ac3 ace acm act adf adp ads adx aea afc aiff aix alaw alias_pix alp alsa amr amrnb amrwb
@@ -274,11 +274,15 @@ def _stated_seconds(path: Path, timeout_s: float) -> float | None:
     return None if seconds is None else float(seconds)
 
 # %% ../nbs/01_audio.ipynb #c024
+MAX_SAMPLE = 1e15  # largest |sample| taken: full scale is 1.0; from about 1e18 the log-mel features overflow float32 (inf), and the transcript came back empty with a 200
+
 def _checked(x: np.ndarray) -> np.ndarray:
-    "`x` [T] float32 from either decoder, or `BadRequest` when it is empty or holds NaN or infinite samples."
+    "`x` [T] float32 from either decoder, or `BadRequest` when it is empty, holds NaN or infinite samples, or samples past `MAX_SAMPLE`."
     if len(x) == 0: raise BadRequest(f"the audio has zero duration (nothing decodable in it); check that it plays, or {_FIX}")
     if not np.isfinite(x.sum(dtype=np.float64)): raise BadRequest(  # a float64 sum: no temporary of the audio's length; finite for any finite float32 input
         f"the audio holds NaN or infinite samples (a broken float file); {_FIX}")
+    if (peak := max(x.max(), -x.min())) > MAX_SAMPLE: raise BadRequest(   # two passes, no temporary of the audio's length
+        f"the audio's samples reach {peak:.3g}, where full scale is 1.0: its float samples are broken; {_FIX}")
     return x  # [T]: the channels mixed (`mix_block`)
 
 def _decode_file(path: Path, max_seconds: float | None, timeout_s: float = FFMPEG_TIMEOUT_S, upload: bool = False) -> np.ndarray:
