@@ -386,10 +386,9 @@ def _dynamic_rows(block: Callable, layer, hidden_states: Tensor, attention_mask:
 
 @torch.inference_mode()
 def capture_encoder(model: ASRModel, rows: int, mempool, encode=_encode) -> EncoderGraph:
-    "Capture `encode` (`_encode`, or it compiled) for `rows` chunks of up to 18 s, after 2 warm-up passes on a side stream (a compiled `encode` compiles in the first if no compile serves `rows` yet); the rows are marked dynamic, so one compile serves every `rows` >= 2."
+    "Capture `encode` (`_encode`, or `regional_encode`'s compiled blocks) for `rows` chunks of up to 18 s, after 2 warm-up passes on a side stream (compiled blocks compile in the first if no compile serves `rows` yet; their rows are dynamic, so one compile serves every `rows` >= 2)."
     dev = model.device
     feats, mask = torch.zeros(rows, MAX_FRAMES, FEATURE_DIM, device=dev), torch.ones(rows, MAX_FRAMES, dtype=torch.long, device=dev)
-    for t in (feats, mask): torch._dynamo.maybe_mark_dynamic(t, 0)
     side = torch.cuda.Stream(); side.wait_stream(torch.cuda.current_stream())
     with torch.cuda.stream(side):
         for _ in range(2): encode(model, feats, mask)
