@@ -67,6 +67,16 @@
 #   DEADLINE=560 bash bench/engine_h200.sh build v16_cold gputest  # stop 33: ta serve cold (encoder compiled block by block, q and
 #                                                            # k normalised before fla), 2 rounds a level; the engine GPU cells
 #   DEADLINE=540 bash bench/engine_h200.sh build v16b_cold gputest  # stop 33: the same with fla tuned in a child beside the compiles
+#   DEADLINE=570 GPU_NBS=09_engine bash bench/engine_h200.sh build enc_ab gputest  # stop 34: the encoder stage (bench/encoder_stage_h200.py)
+#                                                            # and the prefill at 64 and 16 rows before (./ab_overlay: mkdir -p ab_overlay/ta;
+#                                                            # git show 2167c82:ta/engine.py > ab_overlay/ta/engine.py) and after the taps, TF32
+#                                                            # projector and split prefill projection; the engine GPU cells
+#   AGAINST=ab_overlay/encoder_stage_before_tokens.pt DEADLINE=570 bash bench/engine_h200.sh build enc_stage v17_cold v17_warm v17_w8
+#                                                            # stop 34: the encoder stage with the taps unfolded (tokens against call 1's
+#                                                            # before run, brought back and carried in ./ab_overlay); ta serve cold (healthy seconds), warm on
+#                                                            # its caches (healthy seconds), then warm with 8 HTTP workers, 2 rounds a level
+#   CKPT=ta/checkpoints/tiny TAG=encoder_stage_tiny DEADLINE=150 bash bench/engine_h200.sh enc_stage  # stop 34: the taps as summed
+#                                                            # slices again (call 2 served them unfolded): the tiny model's compiled pass against its eager one
 # All systems: the synthetic full-size checkpoint (random weights, ta.synthetic), fixtures/speech_17s.flac, 3.3 new tokens
 # per second of audio. Each step stops at the shared deadline (DEADLINE seconds after start).
 set -uo pipefail
@@ -77,7 +87,7 @@ OUT=${OUT:-/tmp/out}; DEADLINE=${DEADLINE:-580}; mkdir -p "$OUT"
 export PATH=/tmp/site/bin:$PATH PYTHONUNBUFFERED=1 TORCHINDUCTOR_CACHE_DIR=/tmp/inductor_cache TA_BENCH_OUT=$OUT
 printf '#!/bin/sh\nexec python3 -c "import sys; from ta.cli import main; sys.exit(main())" "$@"\n' > /tmp/site/bin/ta
 chmod +x /tmp/site/bin/ta  # the `ta` command: the repository is on PYTHONPATH, not pip-installed
-CKPT=/tmp/syn2b; AUDIO=fixtures/speech_17s.flac; TPS=3.3; LEVELS=${LEVELS:-1,32,64,128}
+CKPT=${CKPT:-/tmp/syn2b}; AUDIO=fixtures/speech_17s.flac; TPS=3.3; LEVELS=${LEVELS:-1,32,64,128}
 left() { echo $((DEADLINE - SECONDS)); }
 quiet() { grep -v -i "warn\|falling back"; }
 
@@ -318,6 +328,26 @@ v16_cold() {  # stop 33: ta serve (4 HTTP workers) on empty inductor and Triton 
 v16b_cold() {  # stop 33: v16_cold with fla's kernels tuned by a child process beside the compiles (tune_fla_beside)
   TORCHINDUCTOR_CACHE_DIR=/tmp/v16b_cold/inductor TRITON_CACHE_DIR=/tmp/v16b_cold/triton TAG=serve_http_v16b_cold_w4 \
     SERVE_ARGS="--http-workers 4" ROUNDS=2 serve
+}
+enc_ab() {  # stop 34: the encoder stage and the prefill at 64 (and 16) rows with ./ab_before's engine (this tree's ta overlaid
+            # with ./ab_overlay), then with this tree's; the after run's audio tokens held against the before run's
+  [ -d ab_before ] || { mkdir ab_before && cp -r ta ab_before/ && cp -r ab_overlay/ta/. ab_before/ta/; }
+  PYTHONPATH=$PWD/ab_before:$PYTHONPATH timeout $(left) python bench/encoder_stage_h200.py $CKPT $AUDIO "$OUT/encoder_stage_before.json" 2>&1 | quiet | tail -30
+  timeout $(left) python bench/encoder_stage_h200.py $CKPT $AUDIO "$OUT/encoder_stage_after.json" --against "$OUT/encoder_stage_before_tokens.pt" 2>&1 | quiet | tail -30
+  PYTHONPATH=$PWD/ab_before:$PYTHONPATH timeout $(left) python bench/prefill_h200.py $CKPT $AUDIO "$OUT/prefill_before.json" --sizes 64,16 --variants compiled_graph 2>&1 | quiet | tail -30
+  timeout $(left) python bench/prefill_h200.py $CKPT $AUDIO "$OUT/prefill_after.json" --sizes 64,16 --variants compiled_graph 2>&1 | quiet | tail -30
+}
+enc_stage() {  # the encoder stage of this tree alone (bench/encoder_stage_h200.py), its tokens against $AGAINST's if given
+  timeout $(left) python bench/encoder_stage_h200.py $CKPT $AUDIO "$OUT/${TAG:-encoder_stage}.json" ${AGAINST:+--against $AGAINST} 2>&1 | quiet | tail -30
+}
+v17_cold() {  # stop 34: ta serve (4 HTTP workers) on empty inductor and Triton caches, 2 rounds a level
+  TORCHINDUCTOR_CACHE_DIR=/tmp/v17/inductor TRITON_CACHE_DIR=/tmp/v17/triton TAG=serve_http_v17_cold_w4 SERVE_ARGS="--http-workers 4" ROUNDS=2 serve
+}
+v17_warm() {  # stop 34: ta serve (4 HTTP workers) again on the caches v17_cold filled: a warm start
+  TORCHINDUCTOR_CACHE_DIR=/tmp/v17/inductor TRITON_CACHE_DIR=/tmp/v17/triton TAG=serve_http_v17_warm_w4 SERVE_ARGS="--http-workers 4" ROUNDS=2 serve
+}
+v17_w8() {  # stop 34: ta serve warm with 8 HTTP workers (the default takes 4 on 16 cores): is upload decoding the arrival spread?
+  TORCHINDUCTOR_CACHE_DIR=/tmp/v17/inductor TRITON_CACHE_DIR=/tmp/v17/triton TAG=serve_http_v17_warm_w8 SERVE_ARGS="--http-workers 8" ROUNDS=2 serve
 }
 fairness() {  # issue 9: one compiled engine with reserve_rows=0, then one with the default reserve (4 of 128), one process:
               # p50/p90/p99 of 10 s requests every 0.25 s during a 60-minute recording, that recording alone, 128 concurrent

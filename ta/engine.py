@@ -4,7 +4,7 @@
 
 # %% ../nbs/09_engine.ipynb #c002
 from __future__ import annotations
-import enum, functools, inspect, math, os, subprocess, sys, tempfile, threading, time
+import contextlib, enum, functools, inspect, math, os, subprocess, sys, tempfile, threading, time, types
 from collections.abc import Callable
 from collections import Counter, OrderedDict, deque
 from concurrent.futures import Future
@@ -30,9 +30,10 @@ __all__ = ['BUCKETS', 'PREFILL_BUCKETS', 'ADMIT_MIN_CHUNKS', 'ADMIT_MAX_WAIT', '
            'rows_view', 'fuse_projections_', 'project', 'mlp', 'attention_step', 'linear_attention_step', 'argmax_rows',
            'sample', 'decode_step', 'causal_conv_prefill', 'chunk_delta_rule_prefill', 'attention_prefill',
            'linear_attention_prefill', 'prefill_layer', 'prefill_states', 'write_rows', 'prefill', 'EncoderGraph',
-           'chunk_frames', 'encoder_block', 'regional_encode', 'capture_encoder', 'PrefillGraph', 'encode_with',
-           'EngineStats', 'DecodeEngine', 'capture', 'capture_prefill', 'tune_fla_beside', 'setup', 'token_budget',
-           'budget_for', 'submit_features', 'as_clips', 'submit', 'transcribe_clips', 'transcribe', 'close']
+           'chunk_frames', 'tf32_matmuls', 'depthwise_conv_taps', 'encoder_block', 'regional_encode', 'capture_encoder',
+           'PrefillGraph', 'encode_with', 'EngineStats', 'DecodeEngine', 'capture', 'capture_prefill',
+           'tune_fla_beside', 'setup', 'token_budget', 'budget_for', 'submit_features', 'as_clips', 'submit',
+           'transcribe_clips', 'transcribe', 'close']
 
 # %% ../nbs/09_engine.ipynb #c006
 BUCKETS = (1, 2, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128)  # row counts a decode step is captured for
@@ -279,7 +280,9 @@ def linear_attention_prefill(lin, h: Tensor, keep: Tensor) -> tuple[Tensor, Tens
     "Gated DeltaNet over left-padded prompts h [B, L, D] (keep [B, L, 1]: 0 on padding): its output [B, L, D], each prompt's conv state (its last K inputs) [B, conv_dim, K] and fp32 recurrent state [B, HV, dk, dv]."
     B, L, _ = h.shape
     module, K = type(lin).__module__, lin.conv1d.weight.shape[-1]
-    qkv, z, beta, a = project(lin, h * keep)                                          # padding never reaches a state
+    (w, sizes), h = lin.fused, h * keep                                               # padding never reaches a state
+    qkv = F.linear(h, w[:sizes[0]])                                                  # a buffer of its own: causal-conv1d reads it in place
+    z, beta, a = F.linear(h, w[sizes[0]:]).split(sizes[1:], -1)
     window = F.pad(qkv.transpose(1, 2), (max(0, K - L), 0))[:, :, -K:]                # the last K inputs: the step's window
     x = causal_conv_prefill(qkv, lin.conv1d.weight.squeeze(1), lin.conv1d.bias, lin.activation, module)
     q, k, v = x.split([lin.key_dim, lin.key_dim, lin.value_dim], -1)
@@ -360,23 +363,42 @@ def chunk_frames(seconds: float) -> int:
 
 MAX_FRAMES = chunk_frames(MAX_CHUNK_SECONDS)  # 900 feature frames (50 Hz) in 18 s
 
-def _encode(model: ASRModel, feats: Tensor, mask: Tensor) -> tuple[Tensor, Tensor]:
-    "Projected audio tokens [B, T/4, D] fp32 and their mask [B, T/4] of padded features [B, T, 320]."
+@contextlib.contextmanager
+def tf32_matmuls(on: bool = True):
+    "While inside, when `on`: CUDA fp32 matmuls in TF32 (inputs rounded to 10 mantissa bits, products accumulated in fp32); the setting as it was after."
+    before = torch.backends.cuda.matmul.fp32_precision
+    if on: torch.backends.cuda.matmul.fp32_precision = 'tf32'
+    try: yield
+    finally: torch.backends.cuda.matmul.fp32_precision = before
+
+def _encode(model: ASRModel, feats: Tensor, mask: Tensor, tf32_projector: bool = False) -> tuple[Tensor, Tensor]:
+    "Projected audio tokens [B, T/4, D] fp32 and their mask [B, T/4] of padded features [B, T, 320]; the projector's matmuls in TF32 if `tf32_projector`."
     out = model.encoder(feats.to(model.encoder.dtype), attention_mask=mask)
-    return model.projector(out.last_hidden_state), out.attention_mask
+    with tf32_matmuls(tf32_projector): return model.projector(out.last_hidden_state), out.attention_mask
+
+def depthwise_conv_taps(conv: torch.nn.Conv1d, x: Tensor) -> Tensor:
+    "`conv` (depthwise: one [K] filter per channel, zero padding, no dilation) of x [B, C, T] as the sum of its K taps, each a strided slice of the padded input times one weight per channel, in fp32: [B, C, T_out] in x's dtype, T_out = (T + 2 padding - K) // stride + 1 (torch's `Conv1d` rule). Compiled, inductor fuses the K products with the ops around them into one pass; eager it is K kernels."
+    (p,), (s,), K = conv.padding, conv.stride, conv.kernel_size[0]
+    xp, w = F.pad(x, (p, p)).float(), conv.weight[:, 0].float()                    # [B, C, T + 2p], [C, K]
+    span = s * ((x.shape[-1] + 2 * p - K) // s) + 1                               # input columns between a window's first and last output
+    out = sum(xp[..., k:k + span:s] * w[:, k, None] for k in range(K))
+    return (out if conv.bias is None else out + conv.bias.float()[:, None]).to(x.dtype)
 
 def encoder_block(layer, hidden_states: Tensor, **kwargs) -> Tensor:
     "One encoder block's own forward on hidden_states [B, T, hidden]: the unit a `COMPILED` engine compiles of the encoder (`regional_encode`)."
     return type(layer).forward(layer, hidden_states, **kwargs)
 
 def regional_encode(block: Callable) -> Callable:
-    "`_encode` with every encoder block run by `block` (`encoder_block` compiled) while it runs, the row dimension of each block's inputs marked dynamic; the model's blocks are left as they were."
+    "`_encode` as a `COMPILED` engine runs it: every encoder block run by `block` (`encoder_block` compiled) with the row dimension of its inputs marked dynamic, each depthwise convolution as `depthwise_conv_taps`, and the projector in TF32 when the decoder reads its output in a narrower type than fp32. The model's modules are left as they were."
     def encode(model: ASRModel, feats: Tensor, mask: Tensor) -> tuple[Tensor, Tensor]:
         layers = model.encoder.layers
-        for layer in layers: layer.forward = functools.partial(_dynamic_rows, block, layer)
-        try: return _encode(model, feats, mask)
+        for layer in layers:
+            layer.forward = functools.partial(_dynamic_rows, block, layer)
+            conv = layer.conv.depthwise_conv   # a bound method: dynamo guards on its function, the same for every block
+            conv.forward = types.MethodType(depthwise_conv_taps, conv)
+        try: return _encode(model, feats, mask, tf32_projector=model.decoder.dtype != torch.float32)
         finally:
-            for layer in layers: del layer.forward
+            for layer in layers: del layer.forward, layer.conv.depthwise_conv.forward
     return encode
 
 def _dynamic_rows(block: Callable, layer, hidden_states: Tensor, attention_mask: Tensor | None = None, **kwargs) -> Tensor:
