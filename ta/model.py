@@ -22,8 +22,8 @@ from .tiny import TINY_DIR, TRANSCRIBE_PROMPT
 # %% auto #0
 __all__ = ['ENCODER_RENAMES', 'DECODER_RENAMES', 'VOCAB_MULTIPLE', 'ASRConfig', 'Projector', 'resolve_dir', 'read_weights',
            'padded_vocab', 'load_base', 'ASRModel', 'prompt_ids', 'projector_state', 'encode_features', 'encode',
-           'embed_prompts', 'generate', 'truncate_repetition', 'clean_text', 'decode_text', 'transcribe_features',
-           'transcribe_clips', 'save_pretrained']
+           'embed_prompts', 'generate', 'truncate_repetition', 'drop_controls', 'clean_text', 'decode_text',
+           'transcribe_features', 'transcribe_clips', 'save_pretrained']
 
 # %% ../nbs/04_model.ipynb #c005
 @dataclass
@@ -282,9 +282,15 @@ def truncate_repetition(text: str, min_repeats: int = 4) -> str:
         if n >= min_repeats: return ' '.join(words[:len(words) - unit * (n - 1)])
     return text
 
+_CONTROL = re.compile('[\x00-\x08\x0b-\x1f\x7f-\x9f]')   # C0 but \t and \n, DEL, C1
+
+def drop_controls(text: str) -> str:
+    "`text` without control characters: the whitespace ones become a space, the rest are removed."
+    return _CONTROL.sub(lambda m: ' ' if m[0].isspace() else '', text)
+
 def clean_text(text: str, specials: list[str] = ()) -> str:
-    "Strip, drop `<think>` blocks and special tokens, truncate trailing repetitions."
-    text = _THINK.sub('', text)
+    "Strip, drop `<think>` blocks, special tokens and control characters, truncate trailing repetitions."
+    text = drop_controls(_THINK.sub('', text))
     for s in specials: text = text.replace(s, '')
     return truncate_repetition(text.strip())
 
