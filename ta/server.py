@@ -31,15 +31,16 @@ from .model import ASRModel
 from .settings import Settings, COUNTER_SLOTS, LISTEN_BACKLOG, STOPPED
 
 # %% auto #0
-__all__ = ['MAX_SPEAKERS', 'log', 'MAX_INFLATION', 'INFLATE_FLOOR', 'GAUGES', 'PUBLISH_INTERVAL_S', 'STAGES', 'transcribe_router',
-           'health_router', 'stats_router', 'PIPELINE_BYTES', 'docs_router', 'Options', 'parse_options',
-           'require_ready', 'Episode', 'InFlight', 'Claim', 'admitted', 'off_loop', 'Deadline', 'read_body',
-           'decode_content', 'single_valued', 'parse_request', 'parse_form', 'quiet_notices', 'freeze_heap',
-           'load_for_serving', 'start_engine', 'warm_up', 'CounterRows', 'publish_counters', 'Engine', 'get_engine',
-           'check_api_key', 'Word', 'SpeakerTurn', 'Transcription', 'ErrorBody', 'decode_upload', 'record',
-           'undo_content_coding', 'post_transcribe', 'get_health', 'get_stats', 'add_error_handlers', 'ConnectionGuard',
-           'GuardedH11', 'AmbiguousFraming', 'AllowedHosts', 'quiet_floods', 'raise_open_file_limit', 'trim_now',
-           'trim_memory', 'get_docs', 'get_redoc', 'build_app', 'server_config', 'serve', 'launch', 'wait_healthy']
+__all__ = ['MAX_SPEAKERS', 'log', 'MAX_INFLATION', 'INFLATE_FLOOR', 'PART_HEADER_BYTES', 'GAUGES', 'PUBLISH_INTERVAL_S', 'STAGES',
+           'transcribe_router', 'health_router', 'stats_router', 'PIPELINE_BYTES', 'HEAD_KEPT_BYTES', 'docs_router',
+           'Options', 'parse_options', 'require_ready', 'Episode', 'InFlight', 'Claim', 'admitted', 'off_loop',
+           'Deadline', 'read_body', 'decode_content', 'single_valued', 'parse_request', 'parse_form', 'quiet_notices',
+           'freeze_heap', 'load_for_serving', 'start_engine', 'warm_up', 'CounterRows', 'publish_counters', 'Engine',
+           'get_engine', 'check_api_key', 'Word', 'SpeakerTurn', 'Transcription', 'ErrorBody', 'decode_upload',
+           'record', 'undo_content_coding', 'post_transcribe', 'get_health', 'get_stats', 'add_error_handlers',
+           'ConnectionGuard', 'error_shape', 'GuardedH11', 'AmbiguousFraming', 'AllowedHosts', 'quiet_floods',
+           'raise_open_file_limit', 'trim_now', 'trim_memory', 'get_docs', 'get_redoc', 'build_app', 'server_config',
+           'serve', 'launch', 'wait_healthy']
 
 # %% ../nbs/06_server.ipynb #c008
 @dataclass(frozen=True)
@@ -327,6 +328,11 @@ def parse_request(content_type: str, body: bytes, query: Mapping[str, str]) -> t
 logging.getLogger('python_multipart').setLevel(logging.ERROR)   # it logs every malformed client form as a warning; the client's 400 names the fault, the log need not
 
 _BUILD_FORM = 'let the client library build the form and its Content-Type together (curl -F file=@audio.wav)'
+PART_HEADER_BYTES = 4096 + 128   # longest header line of a form part: python-multipart's default (0.0.27), given to it here so the 400 can name it
+
+def _header_lines(body: bytes, delim: bytes) -> list[bytes]:
+    "The header lines of every part of a multipart body: after each boundary line, up to the empty line."
+    return [line for part in body.split(delim + b'\r\n')[1:] for line in part.split(b'\r\n\r\n', 1)[0].split(b'\r\n')]
 
 def _form_fault(body: bytes, boundary: bytes) -> str:
     "The 400 for a multipart body that does not parse: which part of the format is wrong, in words."
@@ -334,6 +340,9 @@ def _form_fault(body: bytes, boundary: bytes) -> str:
     start = body.lstrip(b'\r\n')   # blank lines before the first boundary are skipped
     if not start.startswith(delim): what = f'does not begin with the boundary line {shown} that its Content-Type names'
     elif not start[len(delim):].startswith(b'\r\n'): what = f'has a boundary line that is not {shown} alone, ended by CRLF (\\r\\n)'
+    elif (longest := max(map(len, _header_lines(start, delim)), default=0)) > PART_HEADER_BYTES:
+        return (f'the multipart form has a part header line of {longest:,} bytes, over the limit of {PART_HEADER_BYTES:,} '
+                '(a file name that long?); send the file under a shorter name')
     else: what = "has a part whose headers do not parse (each a line 'Name: value' ended by CRLF, then an empty line before the data)"
     return f'the multipart form {what}; {_BUILD_FORM}'
 
@@ -350,15 +359,19 @@ def parse_form(content_type: str, body: bytes) -> tuple[bytes, list[tuple[str, s
     def data(d, s, e): parts[-1]['data'] += d[s:e]
     try:
         p = MultipartParser(boundary, {'on_part_begin': begin, 'on_header_field': field, 'on_header_value': value,
-                                       'on_header_end': header_end, 'on_part_data': data, 'on_end': lambda: ended.append(True)})
+                                       'on_header_end': header_end, 'on_part_data': data, 'on_end': lambda: ended.append(True)},
+                            max_header_size=PART_HEADER_BYTES)
         p.write(body); p.finalize()
     except Exception: raise BadRequest(_form_fault(body, boundary)) from None
     if not ended and body.strip(b'\r\n'):   # cut anywhere, its first boundary line or part headers included: the rest of the checks would judge a fragment
         raise BadRequest(f"the multipart form ends before its closing boundary (--{boundary.decode('latin-1')}--): "
                          'the upload was cut short; send it again')
     files, fields = [], []
-    for part in parts:
-        disp = parse_options_header(part['headers'].get(b'content-disposition', b''))[1]
+    for i, part in enumerate(parts, 1):
+        if b'content-disposition' not in part['headers']:
+            raise BadRequest(f'part {i} of the multipart form has no Content-Disposition header, which names its field (Content-Disposition: '
+                             f'form-data; name="file"; filename="audio.wav"); {_BUILD_FORM}')
+        disp = parse_options_header(part['headers'][b'content-disposition'])[1]
         name = disp.get(b'name', b'').decode('utf-8', 'replace')
         if b'filename' in disp: files.append((name, bytes(part['data'])))
         else: fields.append((name, part['data'].decode('utf-8', 'replace')))
@@ -431,8 +444,15 @@ def _json_fault(body: bytes, e: ValueError) -> str:
     if e.pos >= len(e.doc.rstrip()): return f'the JSON body ends at {at} before its object does (cut short?); send the whole object {_JSON_SHAPE}'
     return f"the JSON body does not parse at {at}: {_JSON_FAULTS.get(e.msg, 'this is not JSON')}; send one JSON object, {_JSON_SHAPE}"
 
+def _wide_text(body: bytes) -> str | None:
+    "'UTF-16' or 'UTF-32' when `body` is JSON-looking text in that encoding (as `json.detect_encoding` guesses it), else None."
+    coding = json.detect_encoding(body)
+    if not coding.startswith(('utf-16', 'utf-32')): return None
+    return coding[:6].upper() if body[:4096].decode(coding, 'ignore').lstrip('\ufeff \t\r\n').startswith(('{', '[')) else None
+
 def _json_object(body: bytes) -> dict:
-    "The JSON request object, which must carry a string `inputs` and no key but `_JSON_KEYS`; a body that does not parse and is binary data is told so, and NaN or Infinity do not parse."
+    "The JSON request object, which must carry a string `inputs` and no key but `_JSON_KEYS`; a body that does not parse and is binary data is told so, UTF-16 or UTF-32 text is refused, and NaN or Infinity do not parse."
+    if wide := _wide_text(body): raise BadRequest(f'the JSON body is {wide} text; JSON must be UTF-8 (RFC 8259 section 8.1): send it encoded as UTF-8')
     try: doc = json.loads(body, parse_constant=_no_constant, parse_float=_finite, parse_int=_int, object_pairs_hook=_unique)
     except RecursionError:   # json's C parser recurses once per level: [[[[...]]]] 100,000 deep ends here
         raise BadRequest('the JSON body nests arrays or objects too deeply to read; the request object is flat: '
@@ -465,6 +485,14 @@ def _b64_fault(b64: str) -> str:
     if pads < needed: return f'it lacks the "=" padding that fills its last group of 4 characters ({needed - pads} more "=" at the end)'
     return f'it ends with {pads} "=", more than the {needed} its last group of 4 characters needs'
 
+_AUDIO_SUFFIXES = ('.wav', '.flac', '.mp3', '.ogg', '.oga', '.opus', '.m4a', '.aac', '.webm', '.mp4', '.mkv', '.mka', '.mov',
+                   '.aif', '.aiff', '.wma', '.amr', '.3gp', '.caf')
+
+def _path_like(text: str) -> bool:
+    "Whether `inputs` text reads as a file path or a file: URL. Asked only of text that is not base64: base64 may start with '/' (an MP3's frame sync encodes as '//')."
+    t = text.strip()
+    return t.startswith(('/', './', '../', '~/', 'file:')) or t.lower().endswith(_AUDIO_SUFFIXES)
+
 def _b64_audio(text: str) -> bytes:
     "Audio bytes of `inputs`: base64 (standard or URL-safe, line breaks allowed) or a `data:` URL (base64 or percent-encoded)."
     if _URL.match(text): raise BadRequest(f'"inputs" is a URL ({_shown(text.strip())}), and URLs are not fetched; put the audio '
@@ -479,8 +507,12 @@ def _b64_audio(text: str) -> bytes:
     b64 = ''.join(text.split())
     if not b64: raise BadRequest('"inputs" is empty; put the audio file in it, base64-encoded')
     try: return base64.b64decode(b64, altchars=b'-_' if ('-' in b64 or '_' in b64) else None, validate=True)
-    except (binascii.Error, ValueError): raise BadRequest(f'"inputs" is not valid base64: {_b64_fault(b64)}; send the whole audio file '
-                                                          'base64-encoded, as `base64 -w0 audio.wav` prints it') from None
+    except (binascii.Error, ValueError):
+        if _path_like(text): raise BadRequest(f'"inputs" is a file path ({_shown(text.strip())}); it takes the audio file\'s bytes, '
+                                              'base64-encoded, not a path or URL (the server opens no files): put the output of '
+                                              '`base64 -w0 audio.wav` in it, or send the file itself as the body') from None
+        raise BadRequest(f'"inputs" is not valid base64: {_b64_fault(b64)}; send the whole audio file '
+                         'base64-encoded, as `base64 -w0 audio.wav` prints it') from None
 
 # %% ../nbs/06_server.ipynb #c016
 class _NoKernelNotice(logging.Filter):
@@ -852,11 +884,18 @@ class ConnectionGuard:
                 'closed_slow': self.closed_slow, 'closed_over_limit': self.closed_over_limit}
 
 PIPELINE_BYTES = 64 * 1024   # most bytes of a next (pipelined) request read while one is answered
+HEAD_KEPT_BYTES = 1024       # bytes kept of a request's start until it parses: enough of its request line to see whether its path is /v1/
+
+def error_shape(path: str, status: int, message: str) -> dict:
+    "The JSON error body for a request to `path`: OpenAI's error object on /v1/*, else ta's `{'error': message}`."
+    from ta.openai_api import openai_error
+    return openai_error(status, message) if path.startswith('/v1/') else {'error': message}
 
 class GuardedH11(H11Protocol):
     "uvicorn's HTTP/1.1 protocol with a deadline on each request's headers and at most `guard.limit` connections."
     guard: ConnectionGuard
     _open, _timer, _kept = False, None, False   # _kept: has had a request answered (a proven client, evicted last)
+    _head = b''   # the start of the request being received, until it parses: `_path` reads it
     def connection_made(self, transport):
         super().connection_made(transport)
         g = self.guard; self._open = True; g.open += 1
@@ -874,10 +913,11 @@ class GuardedH11(H11Protocol):
         if self._open: self._open = False; self.guard.open -= 1
         self._got_request(); self.transport.close()
     def _got_request(self):
-        self.guard.waiting.pop(self, None)
+        self.guard.waiting.pop(self, None); self._head = b''
         if self._timer is not None: self._timer.cancel(); self._timer = None
     def data_received(self, data: bytes):
         if self._timer is None and self in self.guard.waiting: self._arm()   # a kept-alive connection's next request begins
+        if self.conn.their_state is h11.IDLE and len(self._head) < HEAD_KEPT_BYTES: self._head += data[:HEAD_KEPT_BYTES]
         super().data_received(data)
         if self.conn.their_state is not h11.IDLE: self._got_request()
         elif self._open and self not in self.guard.waiting: self.guard.waiting[self] = None; self._arm()  # an unread body ended: a request may follow
@@ -899,9 +939,13 @@ class GuardedH11(H11Protocol):
     def connection_lost(self, exc):
         if self._open: self._open = False; self.guard.open -= 1
         self._got_request(); super().connection_lost(exc)
+    def _path(self) -> str:
+        "The path of the request being received, as far as its request line has arrived ('' before it)."
+        words = self._head.lstrip(b'\r\n').split(b'\r\n', 1)[0].split(b' ')
+        return words[1].decode('latin-1') if len(words) > 1 else ''
     def send_400_response(self, msg: str):
-        "uvicorn's answer to bytes that are not an HTTP/1.1 request, in ta's JSON error shape: 400, then the connection closes."
-        body = json.dumps({'error': _MALFORMED}).encode()
+        "uvicorn's answer to bytes that are not an HTTP/1.1 request, in ta's JSON error shape (`error_shape`: OpenAI's on /v1/*): 400, then the connection closes."
+        body = json.dumps(error_shape(self._path(), 400, _MALFORMED)).encode()
         head = [(b'content-type', b'application/json'), (b'content-length', b'%d' % len(body)), (b'connection', b'close')]
         for event in (h11.Response(status_code=400, headers=head, reason=b'Bad Request'), h11.Data(data=body), h11.EndOfMessage()):
             self.transport.write(self.conn.send(event))
@@ -916,24 +960,24 @@ class AmbiguousFraming:
     async def __call__(self, scope, receive, send):
         names = {k.lower() for k, _ in scope.get('headers', ())}
         if scope['type'] != 'http' or not {b'content-length', b'transfer-encoding'} <= names: return await self.app(scope, receive, send)
-        body = json.dumps({'error': _MALFORMED}).encode()
+        body = json.dumps(error_shape(scope['path'], 400, _MALFORMED)).encode()
         await send({'type': 'http.response.start', 'status': 400,
                     'headers': [(b'content-type', b'application/json'), (b'content-length', b'%d' % len(body)), (b'connection', b'close')]})
         await send({'type': 'http.response.body', 'body': body})
 
 class AllowedHosts:
-    "ASGI middleware: Starlette's `TrustedHostMiddleware` decides (`--allowed-hosts`: exact names, '*.example.com' for subdomains), and its plain-text refusal becomes ta's 400 (`shape(path, status, message)` builds the body: OpenAI's error object on /v1/*) naming the hosts this server answers to."
-    def __init__(self, app, hosts: list[str], shape):
+    "ASGI middleware: Starlette's `TrustedHostMiddleware` decides (`--allowed-hosts`: exact names, '*.example.com' for subdomains), and its plain-text refusal becomes ta's 400 (`error_shape`: OpenAI's error object on /v1/*) naming the hosts this server answers to."
+    def __init__(self, app, hosts: list[str]):
         from starlette.middleware.trustedhost import TrustedHostMiddleware
         async def allowed(scope, receive, send): scope['ta.host_allowed'] = True; await app(scope, receive, send)
-        self.check, self.hosts, self.shape = TrustedHostMiddleware(allowed, allowed_hosts=hosts, www_redirect=False), hosts, shape
+        self.check, self.hosts = TrustedHostMiddleware(allowed, allowed_hosts=hosts, www_redirect=False), hosts
     async def __call__(self, scope, receive, send):
         async def answer(message):
             if scope.get('ta.host_allowed'): return await send(message)
             if message['type'] != 'http.response.start': return   # the refusal's own plain-text body
             host = dict(scope['headers']).get(b'host', b'').decode('latin-1')
-            body = json.dumps(self.shape(scope['path'], 400, f"the Host header {_shown(host)} is not a name this server answers to; "
-                                         f"send the request to {' or '.join(self.hosts)} (its --allowed-hosts)")).encode()
+            body = json.dumps(error_shape(scope['path'], 400, f"the Host header {_shown(host)} is not a name this server answers to; "
+                                          f"send the request to {' or '.join(self.hosts)} (its --allowed-hosts)")).encode()
             await send({'type': 'http.response.start', 'status': 400,
                         'headers': [(b'content-type', b'application/json'), (b'content-length', b'%d' % len(body))]})
             await send({'type': 'http.response.body', 'body': body})
@@ -1028,9 +1072,7 @@ def build_app(settings: Settings | None = None, on_failure=None, start=None, row
         from fastapi.middleware.cors import CORSMiddleware
         app.add_middleware(CORSMiddleware, allow_origins=origins, allow_methods=['GET', 'HEAD', 'POST'], max_age=600,
                            allow_headers=['Authorization', 'Content-Type', 'Content-Encoding'], expose_headers=['Retry-After'])
-    if hosts := settings.allowed_host_list:
-        from ta.openai_api import openai_error
-        app.add_middleware(AllowedHosts, hosts=hosts, shape=lambda path, status, msg: openai_error(status, msg) if path.startswith('/v1/') else {'error': msg})
+    if hosts := settings.allowed_host_list: app.add_middleware(AllowedHosts, hosts=hosts)
     app.add_middleware(AmbiguousFraming)
     add_error_handlers(app); add_openai_errors(app)
     return app
