@@ -241,11 +241,26 @@ def _refused(demuxer: str) -> NotAudio:
     why = _REFUSED.get(demuxer, f"ffmpeg's '{demuxer}' demuxer is not on ta's list of demuxers that read only their own input")
     return NotAudio(f"'{demuxer}' input is refused: {why}; send the audio file itself")
 
+_PICTURES = {b'\x89PNG\r\n\x1a\n': 'PNG', b'\xff\xd8\xff': 'JPEG', b'GIF87a': 'GIF', b'GIF89a': 'GIF', b'II*\x00': 'TIFF', b'MM\x00*': 'TIFF'}
+
+def _picture(head: bytes) -> str | None:
+    "The image format named by the signature at the start of `head` (a file's first bytes), else None."
+    if head[:4] == b'RIFF' and head[8:12] == b'WEBP': return 'WebP'
+    if head[4:12] in (b'ftypheic', b'ftypheix', b'ftypavif', b'ftypmif1'): return 'HEIC/AVIF'   # an MP4-family box, holding a still
+    return next((name for sig, name in _PICTURES.items() if head.startswith(sig)), None)
+
+_LOG_CONTEXT = re.compile(r'\[[^\[\]]* @ 0x[0-9a-fA-F]+\] ?')   # "[in#0 @ 0x55a67a428400] ": which part of ffmpeg logged, and its address
+
+def _reason(err: str) -> str:
+    "The last line of ffmpeg's stderr `err`, to quote: without the log contexts that name its parts and their addresses."
+    return 'ffmpeg: ' + _LOG_CONTEXT.sub('', (err.strip().splitlines() or ['no message'])[-1]).removeprefix('input: ')
+
 def _failure(err: str, head: bytes, upload: bool = True) -> TaError:
     "The typed error for a failed ffmpeg run: `err` is its stderr, `head` the input's first bytes, `upload` whether it came as a request's body (else a local file, named as such)."
-    reason = 'ffmpeg: ' + (err.strip().splitlines() or ['no message'])[-1].removeprefix('input: ')
+    reason = _reason(err)
     it, send = ('the upload', 'send the audio file itself') if upload else ('the file', 'give the path of an audio file')
-    if m := re.search(r'\[(\S+) @ [^\]]*\] Format not on whitelist', err): return _refused(m[1])
+    if picture := _picture(head): return NotAudio(f"{it} is a {picture} image, not audio; {send}")
+    if (m := re.search(r'\[(\S+) @ [^\]]*\] Format not on whitelist', err)) and m[1] in _DEMUXERS: return _refused(m[1])   # newer ffmpeg names `in#0`, not the demuxer
     if 'matches no streams' in err: return BadRequest("the file has no audio track; " + ("send" if upload else "give") + " a file that contains sound")
     text = _text_start(head)
     if (kind := _container(head)) and not (text and head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE))):   # FF FE is also an MPEG sync
