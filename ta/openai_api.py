@@ -23,7 +23,7 @@ from .server import (_CUT_SHORT, _WORKER_STOPPED, _shown, _some, Engine, Options
 # %% auto #0
 __all__ = ['RESPONSE_FORMATS', 'GRANULARITIES', 'MAX_PROMPT_CHARS', 'openai_router', 'cpu_pool', 'Chunk', 'chunk_texts',
            'Transcript', 'align_chunk', 'diarize_audio', 'transcribe_audio', 'transcript_json', 'TranscriptionForm',
-           'refuse_query', 'parse_transcription_form', 'transcript_segments', 'verbose_json', 'srt', 'vtt',
+           'refuse_query', 'parse_transcription_form', 'transcript_segments', 'verbose_json', 'cue_text', 'srt', 'vtt',
            'format_response', 'HeldStream', 'sse', 'stream_events', 'openai_error', 'add_openai_errors', 'model_name',
            'get_models', 'get_model', 'post_transcription']
 
@@ -249,14 +249,22 @@ def verbose_json(t: Transcript, words: bool) -> dict:
 def _clock(s: float, sep: str) -> str:
     ms = round(s * 1000); return f'{ms // 3_600_000:02d}:{ms // 60_000 % 60:02d}:{ms // 1000 % 60:02d}{sep}{ms % 1000:03d}'
 
+def cue_text(text: str) -> str:
+    "A cue's text on one line: each run of whitespace, newlines included, as one space (a blank line ends an SRT or WebVTT cue, so a transcript's own newlines could cut one short)."
+    return ' '.join(text.split())
+
+def _vtt_escaped(text: str) -> str:
+    "WebVTT cue text with `&`, `<` and `>` as character references: the format reads `<` as a tag and refuses `-->` inside a cue."
+    return text.replace('&', '&amp;').replace('<', '&lt;').replace('>', '&gt;')
+
 def srt(segments: list[dict]) -> str:
-    "SubRip subtitles: numbered cues `HH:MM:SS,mmm --> HH:MM:SS,mmm`; a speaker, when known, leads the line."
-    return ''.join(f"{i}\n{_clock(s['start'], ',')} --> {_clock(s['end'], ',')}\n{(s['speaker'] + ': ') if 'speaker' in s else ''}{s['text']}\n\n"
+    "SubRip subtitles: numbered cues `HH:MM:SS,mmm --> HH:MM:SS,mmm`, each cue's text on one line (`cue_text`); a speaker, when known, leads the line."
+    return ''.join(f"{i}\n{_clock(s['start'], ',')} --> {_clock(s['end'], ',')}\n{(s['speaker'] + ': ') if 'speaker' in s else ''}{cue_text(s['text'])}\n\n"
                    for i, s in enumerate(segments, 1))
 
 def vtt(segments: list[dict]) -> str:
-    "WebVTT: the `WEBVTT` header, then cues `HH:MM:SS.mmm --> HH:MM:SS.mmm`; a speaker, when known, as a `<v>` voice span."
-    return 'WEBVTT\n\n' + ''.join(f"{_clock(s['start'], '.')} --> {_clock(s['end'], '.')}\n{('<v ' + s['speaker'] + '>') if 'speaker' in s else ''}{s['text']}\n\n"
+    "WebVTT: the `WEBVTT` header, then cues `HH:MM:SS.mmm --> HH:MM:SS.mmm`, each cue's text on one line (`cue_text`) and escaped; a speaker, when known, as a `<v>` voice span."
+    return 'WEBVTT\n\n' + ''.join(f"{_clock(s['start'], '.')} --> {_clock(s['end'], '.')}\n{('<v ' + s['speaker'] + '>') if 'speaker' in s else ''}{_vtt_escaped(cue_text(s['text']))}\n\n"
                                   for s in segments)
 
 # %% ../nbs/06a_openai.ipynb #a018
