@@ -4,7 +4,7 @@
 
 # %% ../nbs/06a_openai.ipynb #a002
 from __future__ import annotations
-import asyncio, json, os, time
+import asyncio, html, json, os, time
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -253,18 +253,14 @@ def cue_text(text: str) -> str:
     "A cue's text on one line: each run of whitespace, newlines included, as one space (a blank line ends an SRT or WebVTT cue, so a transcript's own newlines could cut one short)."
     return ' '.join(text.split())
 
-def _vtt_escaped(text: str) -> str:
-    "WebVTT cue text with `&`, `<` and `>` as character references: the format reads `<` as a tag and refuses `-->` inside a cue."
-    return text.replace('&', '&amp;').replace('<', '&lt;').replace('>', '&gt;')
-
 def srt(segments: list[dict]) -> str:
     "SubRip subtitles: numbered cues `HH:MM:SS,mmm --> HH:MM:SS,mmm`, each cue's text on one line (`cue_text`); a speaker, when known, leads the line."
     return ''.join(f"{i}\n{_clock(s['start'], ',')} --> {_clock(s['end'], ',')}\n{(s['speaker'] + ': ') if 'speaker' in s else ''}{cue_text(s['text'])}\n\n"
                    for i, s in enumerate(segments, 1))
 
 def vtt(segments: list[dict]) -> str:
-    "WebVTT: the `WEBVTT` header, then cues `HH:MM:SS.mmm --> HH:MM:SS.mmm`, each cue's text on one line (`cue_text`) and escaped; a speaker, when known, as a `<v>` voice span."
-    return 'WEBVTT\n\n' + ''.join(f"{_clock(s['start'], '.')} --> {_clock(s['end'], '.')}\n{('<v ' + s['speaker'] + '>') if 'speaker' in s else ''}{_vtt_escaped(cue_text(s['text']))}\n\n"
+    "WebVTT: the `WEBVTT` header, then cues `HH:MM:SS.mmm --> HH:MM:SS.mmm`, each cue's text on one line (`cue_text`) with `&`, `<` and `>` escaped (WebVTT reads `<` as a tag and refuses `-->` in a cue); a speaker, when known, as a `<v>` voice span."
+    return 'WEBVTT\n\n' + ''.join(f"{_clock(s['start'], '.')} --> {_clock(s['end'], '.')}\n{('<v ' + s['speaker'] + '>') if 'speaker' in s else ''}{html.escape(cue_text(s['text']), quote=False)}\n\n"
                                   for s in segments)
 
 # %% ../nbs/06a_openai.ipynb #a018
