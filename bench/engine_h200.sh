@@ -77,6 +77,10 @@
 #                                                            # its caches (healthy seconds), then warm with 8 HTTP workers, 2 rounds a level
 #   CKPT=ta/checkpoints/tiny TAG=encoder_stage_tiny DEADLINE=150 bash bench/engine_h200.sh enc_stage  # stop 34: the taps as summed
 #                                                            # slices again (call 2 served them unfolded): the tiny model's compiled pass against its eager one
+#   DEADLINE=585 OUT=/tmp/out bash bench/engine_h200.sh build v18_cold v18_ab  # stop 35: ta serve cold with 16 kHz mono uploads read
+#                                                            # in one call and the GIL switch at 0.5 ms in the HTTP workers; then warm on its
+#                                                            # caches, before (./ab_overlay: mkdir -p ab_overlay/ta; for f in audio server
+#                                                            # engine; do git show d29c2ab:ta/$f.py > ab_overlay/ta/$f.py; done) and after, twice
 # All systems: the synthetic full-size checkpoint (random weights, ta.synthetic), fixtures/speech_17s.flac, 3.3 new tokens
 # per second of audio. Each step stops at the shared deadline (DEADLINE seconds after start).
 set -uo pipefail
@@ -348,6 +352,18 @@ v17_warm() {  # stop 34: ta serve (4 HTTP workers) again on the caches v17_cold 
 }
 v17_w8() {  # stop 34: ta serve warm with 8 HTTP workers (the default takes 4 on 16 cores): is upload decoding the arrival spread?
   TORCHINDUCTOR_CACHE_DIR=/tmp/v17/inductor TRITON_CACHE_DIR=/tmp/v17/triton TAG=serve_http_v17_warm_w8 SERVE_ARGS="--http-workers 8" ROUNDS=2 serve
+}
+v18_cold() {  # stop 35: ta serve (4 HTTP workers) on empty inductor and Triton caches, 3 rounds a level
+  TORCHINDUCTOR_CACHE_DIR=/tmp/v18/inductor TRITON_CACHE_DIR=/tmp/v18/triton TAG=serve_http_v18_cold_w4 SERVE_ARGS="--http-workers 4" ROUNDS=3 serve
+}
+v18_ab() {  # stop 35: warm on v18_cold's caches, ./ab_before's ta (this tree overlaid with ./ab_overlay: d29c2ab's reader, server
+            # and engine) then this tree's, twice each, 3 rounds a level
+  [ -d ab_before ] || { mkdir ab_before && cp -r ta ab_before/ && cp -r ab_overlay/ta/. ab_before/ta/; }
+  export TORCHINDUCTOR_CACHE_DIR=/tmp/v18/inductor TRITON_CACHE_DIR=/tmp/v18/triton
+  for i in 1 2; do
+    PYTHONPATH=$PWD/ab_before:${PYTHONPATH:-} TAG=serve_http_v18_before${i}_w4 SERVE_ARGS="--http-workers 4" ROUNDS=3 serve
+    TAG=serve_http_v18_after${i}_w4 SERVE_ARGS="--http-workers 4" ROUNDS=3 serve
+  done
 }
 fairness() {  # issue 9: one compiled engine with reserve_rows=0, then one with the default reserve (4 of 128), one process:
               # p50/p90/p99 of 10 s requests every 0.25 s during a 60-minute recording, that recording alone, 128 concurrent

@@ -4,7 +4,7 @@
 
 # %% ../nbs/01_audio.ipynb #c002
 from __future__ import annotations
-import codecs, io, json, os, re, signal, struct, subprocess, tempfile, threading, time
+import codecs, io, json, os, re, signal, struct, subprocess, sys, tempfile, threading, time
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,8 +14,9 @@ import soxr
 from .errors import TaError, BadRequest, TooLarge, NotAudio, NotReady
 
 # %% auto #0
-__all__ = ['FORMATS', 'SAMPLE_RATE', 'FFMPEG_TIMEOUT_S', 'MIN_BYTES_PER_S', 'SIZE_FREE_S', 'MAX_SAMPLE', 'channel_weights',
-           'mix_block', 'stop_decoders', 'decode_audio', 'audio_seconds', 'chunk_bounds']
+__all__ = ['FORMATS', 'SAMPLE_RATE', 'FFMPEG_TIMEOUT_S', 'MIN_BYTES_PER_S', 'SIZE_FREE_S', 'MAX_SAMPLE', 'GIL_SWITCH_S',
+           'channel_weights', 'mix_block', 'stop_decoders', 'decode_audio', 'audio_seconds', 'shorten_gil_switch',
+           'chunk_bounds']
 
 # %% ../nbs/01_audio.ipynb #c004b
 _DEMUXERS = """3dostr 4xm aa aac aax ac3 ace acm act adf adp ads adx aea afc aiff aix alaw alias_pix alp alsa amr amrnb amrwb
@@ -370,7 +371,8 @@ def audio_seconds(audio: np.ndarray, sr: int = SAMPLE_RATE) -> float:
 # %% ../nbs/01_audio.ipynb #c022b
 _SOUNDFILE_SUBTYPES = frozenset({'PCM_U8', 'PCM_S8', 'PCM_16', 'PCM_24', 'PCM_32', 'FLOAT', 'DOUBLE'})  # plain samples
 _NO_LENGTH = 2**63 - 1  # libsndfile's frame count for a FLAC that states none (SF_COUNT_MAX); it then fails to read it
-_MAX_BLOCK = 384_000    # frames read at a time at most: a second up to 384 kHz, so no stated rate sizes the buffer
+_MAX_BLOCK = 384_000    # frames mixed at a time at most: a second up to 384 kHz, so no stated rate sizes the buffer
+_DIRECT_BLOCK = 2**20   # frames of a 16 kHz mono file read per call (65.5 s): a chunk-sized upload in one call into libsndfile
 
 def _open_soundfile(src: bytes | int | io.BytesIO, head: bytes) -> sf.SoundFile | None:
     "libsndfile's reader of `src`, a WAV or FLAC starting with `head` that holds plain samples in 1 or 2 channels; else None."
@@ -385,22 +387,43 @@ class _InProcess:
     stopped = False
     def kill(self): pass  # the reader looks at `stopped` after each block
 
-def _read_soundfile(f: sf.SoundFile, cap: _Cap) -> np.ndarray:
-    "Mix `f` to mono a second at a time and resample it to 16 kHz: float32 [T]; `TooLarge` from its header or once past `cap`."
-    if f.frames / f.samplerate > cap.seconds + _CAP_MARGIN_S: raise TooLarge(cap.message)  # from the header: nothing decoded
-    w, out, me = channel_weights(f.channels, 0), bytearray(), _InProcess()
-    rs = None if f.samplerate == SAMPLE_RATE else soxr.ResampleStream(f.samplerate, SAMPLE_RATE, 1, dtype='float32')
-    _running(me)
-    try:
-        for block in f.blocks(min(f.samplerate, _MAX_BLOCK), dtype='float32', always_2d=True):  # [t, C]: a second of frames
-            y = mix_block(block, w)                                            # [t]
-            out += (y if rs is None else rs.resample_chunk(y)).tobytes()      # grows in place, as in `_read_mono`
-            if me.stopped: raise NotReady(_STOPPED)
-            if cap.passed(len(out) // 4): raise TooLarge(cap.message)
-        if rs is not None: out += rs.resample_chunk(np.zeros(0, np.float32), last=True).tobytes()  # the filter's tail
+@contextmanager
+def _in_process():
+    "An `_InProcess` decode, listed in `_RUNNING` (for `stop_decoders`) while the block runs."
+    me = _InProcess(); _running(me)
+    try: yield me
     finally:
         with _RUNNING_LOCK: _RUNNING.discard(me)
+
+def _after_block(me: _InProcess, cap: _Cap, samples: int):
+    "`NotReady` once `stop_decoders` stopped this decode, `TooLarge` once its `samples` (16 kHz) pass `cap`."
+    if me.stopped: raise NotReady(_STOPPED)
+    if cap.passed(samples): raise TooLarge(cap.message)
+
+def _read_direct(f: sf.SoundFile, cap: _Cap) -> np.ndarray:
+    "A 16 kHz mono `f` read by libsndfile straight into its output, float32 [T], `_DIRECT_BLOCK` frames a call: no copy. Sized by the header's frame count, which `cap` bounds at this rate."
+    out, n = np.empty(f.frames, np.float32), 0
+    with _in_process() as me:
+        while n < len(out) and (got := len(f.read(out=out[n:n + _DIRECT_BLOCK]))):   # fewer than asked: the file ends early
+            n += got; _after_block(me, cap, n)
+    return out[:n]
+
+def _read_mixed(f: sf.SoundFile, cap: _Cap) -> np.ndarray:
+    "Mix `f` to mono a second at a time and resample it to 16 kHz: float32 [T]. Each second's mix is ffmpeg's reader's (`_read_mono`): a channel's flip is decided per second."
+    w, out = channel_weights(f.channels, 0), bytearray()
+    rs = None if f.samplerate == SAMPLE_RATE else soxr.ResampleStream(f.samplerate, SAMPLE_RATE, 1, dtype='float32')
+    with _in_process() as me:
+        while len(block := f.read(min(f.samplerate, _MAX_BLOCK), dtype='float32', always_2d=True)):   # [t, C]: a second of frames
+            y = mix_block(block, w)                                            # [t]
+            out += (y if rs is None else rs.resample_chunk(y)).tobytes()      # grows in place, as in `_read_mono`
+            _after_block(me, cap, len(out) // 4)
+        if rs is not None: out += rs.resample_chunk(np.zeros(0, np.float32), last=True).tobytes()  # the filter's tail
     return np.frombuffer(out, np.float32)  # [T], a view of `out`: no copy
+
+def _read_soundfile(f: sf.SoundFile, cap: _Cap) -> np.ndarray:
+    "`f` as 16 kHz mono float32 [T]: read straight when it is 16 kHz mono, else mixed and resampled; `TooLarge` from its header or once past `cap`."
+    if f.frames / f.samplerate > cap.seconds + _CAP_MARGIN_S: raise TooLarge(cap.message)  # from the header: nothing decoded
+    return (_read_direct if f.channels == 1 and f.samplerate == SAMPLE_RATE else _read_mixed)(f, cap)
 
 def _decode_soundfile(src: bytes | int | io.BytesIO, head: bytes, cap: _Cap) -> np.ndarray | None:
     "`src` (a path, or an upload's bytes as a file descriptor or BytesIO; it starts with `head`) decoded in process to 16 kHz mono float32 [T]; None: ffmpeg's."
@@ -408,6 +431,13 @@ def _decode_soundfile(src: bytes | int | io.BytesIO, head: bytes, cap: _Cap) -> 
     with f:
         try: return _read_soundfile(f, cap)
         except sf.SoundFileError: return None  # broken halfway: ffmpeg decodes it again and says what is wrong
+
+# %% ../nbs/01_audio.ipynb #c022gim
+GIL_SWITCH_S = 0.0005  # Python's GIL switch interval in ta serve's processes (default 0.005 s): bench/decode_gil_cpu.json
+
+def shorten_gil_switch() -> None:
+    "Lower this process's GIL switch interval to `GIL_SWITCH_S` (never raise it): a thread back from C code (libsndfile, a CUDA launch) waits at most about that long for a thread running Python."
+    sys.setswitchinterval(min(sys.getswitchinterval(), GIL_SWITCH_S))
 
 # %% ../nbs/01_audio.ipynb #c048
 def _quietest_centre(window: np.ndarray, frame: int) -> int:

@@ -13,7 +13,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 from torch import Tensor
-from .audio import SAMPLE_RATE
+from .audio import SAMPLE_RATE, shorten_gil_switch
 from .errors import NotReady
 from .features import clip_features, batch_clip_features, pad_features, HOP_LENGTH, FRAME_STACK, SAMPLES_PER_TOKEN, FEATURE_DIM
 from .model import ASRModel, _until_stop
@@ -24,16 +24,15 @@ from .patches.gqa import decode_attention
 
 # %% auto #0
 __all__ = ['BUCKETS', 'PREFILL_BUCKETS', 'ADMIT_MIN_CHUNKS', 'ADMIT_MAX_WAIT', 'MAX_CHUNK_SECONDS', 'WARMUP_STEPS',
-           'GIL_SWITCH_S', 'MIN_COMPILED_ROWS', 'FAIR_RESERVE_DIVISOR', 'STATE_DTYPES', 'ARGMAX_PARTS', 'MAX_FRAMES',
-           'TUNE_TIMEOUT_S', 'SYNTHETIC_TOKENS_PER_SECOND', 'GraphMode', 'buckets_for', 'compiled_sizes',
-           'bucket_table', 'fair_reserve', 'fast_decode_kernel', 'ban_repeated_ngrams_', 'RowPool', 'new_pool',
-           'rows_view', 'fuse_projections_', 'project', 'mlp', 'attention_step', 'linear_attention_step', 'argmax_rows',
-           'sample', 'decode_step', 'causal_conv_prefill', 'chunk_delta_rule_prefill', 'attention_prefill',
-           'linear_attention_prefill', 'prefill_layer', 'prefill_states', 'write_rows', 'prefill', 'EncoderGraph',
-           'chunk_frames', 'tf32_matmuls', 'depthwise_conv_taps', 'encoder_block', 'regional_encode', 'capture_encoder',
-           'PrefillGraph', 'encode_with', 'EngineStats', 'DecodeEngine', 'capture', 'capture_prefill',
-           'tune_fla_beside', 'setup', 'token_budget', 'budget_for', 'submit_features', 'as_clips', 'submit',
-           'transcribe_clips', 'transcribe', 'close']
+           'MIN_COMPILED_ROWS', 'FAIR_RESERVE_DIVISOR', 'STATE_DTYPES', 'ARGMAX_PARTS', 'MAX_FRAMES', 'TUNE_TIMEOUT_S',
+           'SYNTHETIC_TOKENS_PER_SECOND', 'GraphMode', 'buckets_for', 'compiled_sizes', 'bucket_table', 'fair_reserve',
+           'fast_decode_kernel', 'ban_repeated_ngrams_', 'RowPool', 'new_pool', 'rows_view', 'fuse_projections_',
+           'project', 'mlp', 'attention_step', 'linear_attention_step', 'argmax_rows', 'sample', 'decode_step',
+           'causal_conv_prefill', 'chunk_delta_rule_prefill', 'attention_prefill', 'linear_attention_prefill',
+           'prefill_layer', 'prefill_states', 'write_rows', 'prefill', 'EncoderGraph', 'chunk_frames', 'tf32_matmuls',
+           'depthwise_conv_taps', 'encoder_block', 'regional_encode', 'capture_encoder', 'PrefillGraph', 'encode_with',
+           'EngineStats', 'DecodeEngine', 'capture', 'capture_prefill', 'tune_fla_beside', 'setup', 'token_budget',
+           'budget_for', 'submit_features', 'as_clips', 'submit', 'transcribe_clips', 'transcribe', 'close']
 
 # %% ../nbs/09_engine.ipynb #c006
 BUCKETS = (1, 2, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128)  # row counts a decode step is captured for
@@ -42,7 +41,6 @@ ADMIT_MIN_CHUNKS = 32     # while rows are running, an admission waits until thi
 ADMIT_MAX_WAIT = 32       # ...or until the oldest waiting chunk has waited this many decode steps
 MAX_CHUNK_SECONDS = 18.0  # longest chunk `ta.audio.chunk_bounds` cuts; sizes each row's KV cache
 WARMUP_STEPS = 3          # eager steps run before a capture (autotuning, allocator growth)
-GIL_SWITCH_S = 0.0005     # Python's GIL hand-over interval while the engine runs (default 0.005 s)
 MIN_COMPILED_ROWS = 2     # fewest rows of a compiled prefill or encoder graph: dynamo specialises a size-1 dimension, so 1 row would compile again
 FAIR_RESERVE_DIVISOR = 32 # rows no one request may hold: 1/32 of the pool (4 of 128), at least 1 (`fair_reserve`)
 
@@ -650,7 +648,7 @@ def setup(self, progress=print) -> DecodeEngine:
         progress(f'captured {len(order)} graphs in {time.perf_counter() - t0:.1f} s, '
                  f'{torch.cuda.memory_reserved(self.device) / 2**30:.1f} GiB reserved on {self.device}')
     self.stats.setup_seconds = time.perf_counter() - t0
-    sys.setswitchinterval(min(sys.getswitchinterval(), GIL_SWITCH_S))   # the worker takes the GIL back sooner
+    shorten_gil_switch()   # the worker takes the GIL back sooner
     self._thread = threading.Thread(target=self._run, name='ta-gpu-worker', daemon=True); self._thread.start()
     return self
 DecodeEngine.setup = setup

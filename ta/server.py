@@ -21,7 +21,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import ClientDisconnect
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
-from .audio import decode_audio, audio_seconds, stop_decoders, SAMPLE_RATE
+from .audio import decode_audio, audio_seconds, stop_decoders, shorten_gil_switch, SAMPLE_RATE
 from .errors import TaError, BadRequest, InvalidParam, Unauthorized, TooLarge, NotAudio, ClientGone, NotReady, Overloaded, DeadlineExceeded, BodyTimeout, WorkerStopped
 from .engine import DecodeEngine, fast_decode_kernel
 from .engine_process import EngineProcess, LOG_FORMAT
@@ -169,7 +169,8 @@ _decoders: ThreadPoolExecutor | None = None
 def off_loop(claim: Claim, fn, *args) -> asyncio.Future:
     "`fn(*args)` in the decoding threads, holding `claim` until it returns (or is cancelled before it starts)."
     global _decoders
-    if _decoders is None: _decoders = ThreadPoolExecutor((os.cpu_count() or 1) + 2, thread_name_prefix='ta-decode')
+    if _decoders is None:   # a decoding thread back from libsndfile or a pipe waits at most GIL_SWITCH_S for the event loop
+        shorten_gil_switch(); _decoders = ThreadPoolExecutor((os.cpu_count() or 1) + 2, thread_name_prefix='ta-decode')
     claim.hold()
     def run():
         try: return fn(*args)
