@@ -31,16 +31,16 @@ from .model import ASRModel
 from .settings import Settings, COUNTER_SLOTS, LISTEN_BACKLOG, STOPPED
 
 # %% auto #0
-__all__ = ['MAX_SPEAKERS', 'log', 'MAX_INFLATION', 'INFLATE_FLOOR', 'PART_HEADER_BYTES', 'GAUGES', 'PUBLISH_INTERVAL_S', 'STAGES',
-           'transcribe_router', 'health_router', 'stats_router', 'PIPELINE_BYTES', 'HEAD_KEPT_BYTES', 'docs_router',
-           'Options', 'parse_options', 'require_ready', 'Episode', 'InFlight', 'Claim', 'admitted', 'off_loop',
-           'Deadline', 'read_body', 'decode_content', 'single_valued', 'parse_request', 'parse_form', 'quiet_notices',
-           'freeze_heap', 'load_for_serving', 'start_engine', 'warm_up', 'CounterRows', 'publish_counters', 'Engine',
-           'get_engine', 'check_api_key', 'Word', 'SpeakerTurn', 'Transcription', 'ErrorBody', 'decode_upload',
-           'record', 'undo_content_coding', 'post_transcribe', 'get_health', 'get_stats', 'add_error_handlers',
-           'ConnectionGuard', 'error_shape', 'GuardedH11', 'AmbiguousFraming', 'AllowedHosts', 'quiet_floods',
-           'raise_open_file_limit', 'trim_now', 'trim_memory', 'get_docs', 'get_redoc', 'build_app', 'server_config',
-           'serve', 'launch', 'wait_healthy']
+__all__ = ['MAX_SPEAKERS', 'log', 'MAX_INFLATION', 'INFLATE_FLOOR', 'PART_HEADER_BYTES', 'PART_HEADERS', 'GAUGES',
+           'PUBLISH_INTERVAL_S', 'STAGES', 'transcribe_router', 'health_router', 'stats_router', 'PIPELINE_BYTES',
+           'HEAD_KEPT_BYTES', 'docs_router', 'Options', 'parse_options', 'require_ready', 'Episode', 'InFlight',
+           'Claim', 'admitted', 'off_loop', 'Deadline', 'read_body', 'decode_content', 'single_valued', 'parse_request',
+           'parse_form', 'quiet_notices', 'freeze_heap', 'load_for_serving', 'start_engine', 'warm_up', 'CounterRows',
+           'publish_counters', 'Engine', 'get_engine', 'check_api_key', 'Word', 'SpeakerTurn', 'Transcription',
+           'ErrorBody', 'decode_upload', 'record', 'undo_content_coding', 'post_transcribe', 'get_health', 'get_stats',
+           'add_error_handlers', 'ConnectionGuard', 'error_shape', 'GuardedH11', 'AmbiguousFraming', 'AllowedHosts',
+           'quiet_floods', 'raise_open_file_limit', 'trim_now', 'trim_memory', 'get_docs', 'get_redoc', 'build_app',
+           'server_config', 'serve', 'launch', 'wait_healthy']
 
 # %% ../nbs/06_server.ipynb #c008
 @dataclass(frozen=True)
@@ -330,10 +330,15 @@ logging.getLogger('python_multipart').setLevel(logging.ERROR)   # it logs every 
 
 _BUILD_FORM = 'let the client library build the form and its Content-Type together (curl -F file=@audio.wav)'
 PART_HEADER_BYTES = 4096 + 128   # longest header line of a form part: python-multipart's default (0.0.27), given to it here so the 400 can name it
+PART_HEADERS = 32   # most header lines read per form part: python-multipart's default is 8; a client sends 2 to 4 (Content-Disposition, Content-Type, ...)
+
+def _part_heads(body: bytes, delim: bytes) -> list[list[bytes]]:
+    "The header lines of each part of a multipart body: after each boundary line, up to the empty line."
+    return [part.split(b'\r\n\r\n', 1)[0].split(b'\r\n') for part in body.split(delim + b'\r\n')[1:]]
 
 def _header_lines(body: bytes, delim: bytes) -> list[bytes]:
-    "The header lines of every part of a multipart body: after each boundary line, up to the empty line."
-    return [line for part in body.split(delim + b'\r\n')[1:] for line in part.split(b'\r\n\r\n', 1)[0].split(b'\r\n')]
+    "The header lines of every part of a multipart body, in one list."
+    return [line for head in _part_heads(body, delim) for line in head]
 
 def _form_fault(body: bytes, boundary: bytes) -> str:
     "The 400 for a multipart body that does not parse: which part of the format is wrong, in words."
@@ -344,6 +349,9 @@ def _form_fault(body: bytes, boundary: bytes) -> str:
     elif (longest := max(map(len, _header_lines(start, delim)), default=0)) > PART_HEADER_BYTES:
         return (f'the multipart form has a part header line of {longest:,} bytes, over the limit of {PART_HEADER_BYTES:,} '
                 '(a file name that long?); send the file under a shorter name')
+    elif (most := max(map(len, _part_heads(start, delim)), default=0)) > PART_HEADERS:
+        return (f'a part of the multipart form has {most} header lines; at most {PART_HEADERS} are read (a part needs only '
+                'Content-Disposition, and Content-Type for a file); send the form without the extra part headers')
     else: what = "has a part whose headers do not parse (each a line 'Name: value' ended by CRLF, then an empty line before the data)"
     return f'the multipart form {what}; {_BUILD_FORM}'
 
@@ -361,7 +369,7 @@ def parse_form(content_type: str, body: bytes) -> tuple[bytes, list[tuple[str, s
     try:
         p = MultipartParser(boundary, {'on_part_begin': begin, 'on_header_field': field, 'on_header_value': value,
                                        'on_header_end': header_end, 'on_part_data': data, 'on_end': lambda: ended.append(True)},
-                            max_header_size=PART_HEADER_BYTES)
+                            max_header_size=PART_HEADER_BYTES, max_header_count=PART_HEADERS)
         p.write(body); p.finalize()
     except Exception: raise BadRequest(_form_fault(body, boundary)) from None
     if not ended and body.strip(b'\r\n'):   # cut anywhere, its first boundary line or part headers included: the rest of the checks would judge a fragment
