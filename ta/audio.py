@@ -244,9 +244,25 @@ def _refused(demuxer: str) -> NotAudio:
 
 _PICTURES = {b'\x89PNG\r\n\x1a\n': 'PNG', b'\xff\xd8\xff': 'JPEG', b'GIF87a': 'GIF', b'GIF89a': 'GIF', b'II*\x00': 'TIFF', b'MM\x00*': 'TIFF'}
 
+_BMP_DIB_SIZES = (12, 40, 52, 56, 64, 108, 124)   # the sizes of a BMP's second header, OS/2's BITMAPCOREHEADER to BITMAPV5HEADER
+
+def _bmp(head: bytes) -> bool:
+    "Whether `head` starts as a BMP: 'BM', a known size of its second (DIB) header at byte 14, and pixel data (offset at byte 10) after both headers."
+    if len(head) < 18 or head[:2] != b'BM': return False
+    pixels, dib = struct.unpack_from('<II', head, 10)
+    return dib in _BMP_DIB_SIZES and pixels >= 14 + dib
+
+def _ico(head: bytes) -> bool:
+    "Whether `head` starts as a Windows icon: zero and type 1, at least one image, and the first image's entry plausible (0 or 1 planes, 40 bytes or more, stored after the directory)."
+    if len(head) < 22 or head[:4] != b'\0\0\1\0': return False   # 00 00 01 00 alone is also an MPEG picture start code
+    count, planes, size, offset = struct.unpack_from('<H4xHxxII', head, 4)
+    return count >= 1 and planes <= 1 and size >= 40 and offset >= 6 + 16 * count
+
 def _picture(head: bytes) -> str | None:
     "The image format named by the signature at the start of `head` (a file's first bytes), else None."
     if head[:4] == b'RIFF' and head[8:12] == b'WEBP': return 'WebP'
+    if _bmp(head): return 'BMP'
+    if _ico(head): return 'Windows ICO'
     if head[4:12] in (b'ftypheic', b'ftypheix', b'ftypavif', b'ftypmif1'): return 'HEIC/AVIF'   # an MP4-family box, holding a still
     return next((name for sig, name in _PICTURES.items() if head.startswith(sig)), None)
 
