@@ -77,7 +77,7 @@
 #                                                            # its caches (healthy seconds), then warm with 8 HTTP workers, 2 rounds a level
 #   CKPT=ta/checkpoints/tiny TAG=encoder_stage_tiny DEADLINE=150 bash bench/engine_h200.sh enc_stage  # stop 34: the taps as summed
 #                                                            # slices again (call 2 served them unfolded): the tiny model's compiled pass against its eager one
-#   DEADLINE=585 OUT=/tmp/out bash bench/engine_h200.sh build v18_cold v18_ab  # stop 35: ta serve cold with 16 kHz mono uploads read
+#   DEADLINE=570 OUT=/tmp/out bash bench/engine_h200.sh build v18_cold v18_ab  # stop 35: ta serve cold with 16 kHz mono uploads read
 #                                                            # in one call and the GIL switch at 0.5 ms in the HTTP workers; then warm on its
 #                                                            # caches, before (./ab_overlay: mkdir -p ab_overlay/ta; for f in audio server
 #                                                            # engine; do git show d29c2ab:ta/$f.py > ab_overlay/ta/$f.py; done) and after, twice
