@@ -11,8 +11,9 @@ Not a measurement: a discrete-event simulation of one engine with the costs meas
 - the rules with an idle hold (stop 28) also know each request from the moment its body is read, the upload-decode time
   before it reaches the engine (bursts: all at once at 0; steady load: uniform 0-80 ms, twice the 32-client mean): an
   idle pool then waits for announced requests, at most the hold after its oldest waiting chunk arrived.
-Usage: python bench/admission_sim.py bench/admission_sim.json (the rules), or --levers bench/served_levers_sim.json (the served
-targets against the costs of v14, and what each lever would give)."""
+Usage: python bench/admission_sim.py bench/admission_sim.json (the rules), --levers bench/served_levers_sim.json (the served
+targets against the costs of v14, and what each lever would give), or --quiet bench/admission_quiet_sim.json (stop 36: the
+count rule with a burst's last wave admitted once arrivals stop, against the count rule alone, with v14's costs)."""
 import json, sys
 import numpy as np
 
@@ -112,5 +113,31 @@ def levers(seed: int = 0) -> dict:
             print(json.dumps(row), flush=True); rec['runs'].append(row)
     return rec
 
-if __name__ == '__main__':   # python bench/admission_sim.py bench/admission_sim.json; --levers bench/served_levers_sim.json
-    json.dump(levers() if sys.argv[1] == '--levers' else simulate(), open(sys.argv[-1], 'w'), indent=1)
+def quiet_rule(min_chunks: int, max_wait: int, quiet: int, share: float):
+    "The count rule, or (nbs/09_engine `ADMIT_QUIET_STEPS`, `ADMIT_QUIET_SHARE`) the newest waiting chunk has waited `quiet` steps and the waiting chunks are at least `share` of the running rows."
+    count = count_rule(min_chunks, max_wait)
+    return lambda w, running, free, steps: count(w, running, free, steps) or (steps - w[-1][1] >= quiet and len(w) >= share * running)
+
+QUIET = {'count 32 chunks / 32 steps (ta)': count_rule(32, 32), 'quiet 8 steps, any share': quiet_rule(32, 32, 8, 0.0),
+         'quiet 8 steps, half the running rows': quiet_rule(32, 32, 8, 0.5), 'quiet 4 steps, half the running rows': quiet_rule(32, 32, 4, 0.5),
+         'quiet 8 steps, a quarter of the running rows': quiet_rule(32, 32, 8, 0.25)}
+
+def quiet(seed: int = 0, rounds: int = 60) -> dict:
+    "Each rule of `QUIET` with v14's costs: burst RTFx at 32 / 64 / 128 (median of `rounds`, the same arrivals for every rule) and steady-load latency."
+    rec = dict(assumptions=__doc__, costs=V14, runs=[])
+    for fix in (8.0, 15.0):
+        for name, rule in QUIET.items():
+            rng, row = np.random.default_rng(seed), dict(rule=name, fixed_ms_per_stage=fix)
+            for n, spread in V14['spread_s'].items():
+                walls = [run(np.r_[0.0, rng.uniform(0, 2 * spread, n - 1)], rule, fix, step_ms=V14['step_ms'], chunk_ms=V14['chunk_ms'])[0]
+                         for _ in range(rounds)]
+                row[f'burst_{n}_rtfx'] = round(AUDIO_S * n / float(np.median(walls)))
+            for rate in (60, 120, 180):
+                _, lat = run(np.cumsum(rng.exponential(1 / rate, 5 * rate)), rule, fix, step_ms=V14['step_ms'], chunk_ms=V14['chunk_ms'])
+                row[f'steady_{rate}_per_s_p50_s'] = round(float(np.median(lat)), 3)
+                row[f'steady_{rate}_per_s_p99_s'] = round(float(np.quantile(lat, 0.99)), 3)
+            print(json.dumps(row), flush=True); rec['runs'].append(row)
+    return rec
+
+if __name__ == '__main__':   # python bench/admission_sim.py bench/admission_sim.json; --levers ...; --quiet bench/admission_quiet_sim.json
+    json.dump({'--levers': levers, '--quiet': quiet}.get(sys.argv[1], simulate)(), open(sys.argv[-1], 'w'), indent=1)

@@ -81,6 +81,17 @@
 #                                                            # in one call and the GIL switch at 0.5 ms in the HTTP workers; then warm on its
 #                                                            # caches, before (./ab_overlay: mkdir -p ab_overlay/ta; for f in audio server
 #                                                            # engine; do git show d29c2ab:ta/$f.py > ab_overlay/ta/$f.py; done) and after, twice
+#   DEADLINE=555 OUT=/tmp/out bash bench/engine_h200.sh build bg_gputest v19_cold v19_ab  # stop 36: the engine GPU tests beside
+#                                                            # a cold ta serve with a burst's last wave admitted once arrivals stop; warm
+#                                                            # on its caches, before (./ab_overlay: mkdir -p ab_overlay/ta; git show
+#                                                            # 63bd71a:ta/engine.py > ab_overlay/ta/engine.py) and after (both sides ran this
+#                                                            # tree: the `ta` wrapper had no -P, see below). (A 10-minute soak
+#                                                            # started at the end in a session of its own was lost: the machine went back
+#                                                            # before the next call.)
+#   SOAK_MINUTES=5 DEADLINE=588 bash bench/engine_h200.sh build soak_h200  # stop 36, issue 13: a 5-minute soak at 128 clients, cold
+#                                                            # (killed at the deadline before it wrote its record: healthy only 185 s in)
+#   DEADLINE=390 bash bench/engine_h200.sh build v19_ab2     # stop 36: the pair again, before from empty caches, after warm (again
+#                                                            # this tree on both sides)
 # All systems: the synthetic full-size checkpoint (random weights, ta.synthetic), fixtures/speech_17s.flac, 3.3 new tokens
 # per second of audio. Each step stops at the shared deadline (DEADLINE seconds after start).
 set -uo pipefail
@@ -89,8 +100,11 @@ mkdir -p /tmp/site/bin   # ffmpeg only where it travelled: steps that serve no u
 [ ! -f .gpu/ffbin.tar.xz ] || tar xJf .gpu/ffbin.tar.xz -C /tmp/site/bin || exit 1
 OUT=${OUT:-/tmp/out}; DEADLINE=${DEADLINE:-580}; mkdir -p "$OUT"
 export PATH=/tmp/site/bin:$PATH PYTHONUNBUFFERED=1 TORCHINDUCTOR_CACHE_DIR=/tmp/inductor_cache TA_BENCH_OUT=$OUT
-printf '#!/bin/sh\nexec python3 -c "import sys; from ta.cli import main; sys.exit(main())" "$@"\n' > /tmp/site/bin/ta
-chmod +x /tmp/site/bin/ta  # the `ta` command: the repository is on PYTHONPATH, not pip-installed
+printf '#!/bin/sh\nexec python3 -P -c "import sys; from ta.cli import main; sys.exit(main())" "$@"\n' > /tmp/site/bin/ta
+chmod +x /tmp/site/bin/ta  # the `ta` command: the repository is on PYTHONPATH, not pip-installed. -P (stop 36): without it `python3 -c`
+# puts the working directory (this repository) first on sys.path, ahead of PYTHONPATH, so every A/B that put ./ab_before or
+# ./ab_count on PYTHONPATH (v5, v8, v9, v13_ab, v15_ab, v18_ab, v19_ab) served this tree's ta on both sides; serve() now logs
+# which ta it starts
 CKPT=${CKPT:-/tmp/syn2b}; AUDIO=fixtures/speech_17s.flac; TPS=3.3; LEVELS=${LEVELS:-1,32,64,128}
 left() { echo $((DEADLINE - SECONDS)); }
 quiet() { grep -v -i "warn\|falling back"; }
@@ -111,6 +125,7 @@ print(f'built $CKPT in {time.time() - t:.1f} s')" 2>&1 | quiet | tail -3
 }
 serve() {  # TAG names the records, SERVE_ARGS adds flags, CLIENT_RUNS='1 2' adds bench runs from that many client processes
   local t0=$SECONDS tag=${TAG:-serve_http}
+  echo "$tag serves $(python3 -P -c 'import ta, os; print(os.path.dirname(ta.__file__))')" | tee -a "$OUT/healthy.log"
   # TORCH_LOGS=recompiles: a compile after start-up (a shape warm-up missed) shows in the log; v7b's 32-client level
   # ran at 728 RTFx against v6b's 1256 with its audio-decode stage 4x slower, and nothing in the log said why
   TORCH_LOGS=${TORCH_LOGS:-recompiles} ta serve --model $CKPT --synthetic-tokens-per-second $TPS --port 8000 ${SERVE_ARGS:-} > "$OUT/$tag.log" 2>&1 &
@@ -368,6 +383,30 @@ v18_ab() {  # stop 35: warm on v18_cold's caches, ./ab_before's ta (this tree ov
 fairness() {  # issue 9: one compiled engine with reserve_rows=0, then one with the default reserve (4 of 128), one process:
               # p50/p90/p99 of 10 s requests every 0.25 s during a 60-minute recording, that recording alone, 128 concurrent
   timeout $(left) python bench/fairness_h200.py $CKPT $AUDIO $TPS "$OUT/fairness_h200.json" ${RESERVES:-0,default} 2>&1 | quiet | tail -30
+}
+v19_cold() {  # stop 36: ta serve (4 HTTP workers) on empty inductor and Triton caches, 3 rounds a level
+  TORCHINDUCTOR_CACHE_DIR=/tmp/v19/inductor TRITON_CACHE_DIR=/tmp/v19/triton TAG=serve_http_v19_cold_w4 SERVE_ARGS="--http-workers 4" ROUNDS=3 serve
+}
+v19_ab() {  # stop 36: warm on v19_cold's caches, ./ab_before's ta (this tree overlaid with ./ab_overlay: 63bd71a's engine, the count
+            # rule alone) then this tree's (a burst's last wave admitted once arrivals stop), PAIRS times, 3 rounds a level
+  [ -d ab_before ] || { mkdir ab_before && cp -r ta ab_before/ && cp -r ab_overlay/ta/. ab_before/ta/; }
+  export TORCHINDUCTOR_CACHE_DIR=/tmp/v19/inductor TRITON_CACHE_DIR=/tmp/v19/triton
+  for i in $(seq ${PAIRS:-1}); do
+    PYTHONPATH=$PWD/ab_before:${PYTHONPATH:-} TAG=serve_http_v19_before${i}_w4 SERVE_ARGS="--http-workers 4" ROUNDS=3 serve
+    TAG=serve_http_v19_after${i}_w4 SERVE_ARGS="--http-workers 4" ROUNDS=3 serve
+  done
+}
+v19_ab2() {  # stop 36: v19_ab's pair again on another machine, the before (./ab_before) from empty caches, the after warm on them
+  [ -d ab_before ] || { mkdir ab_before && cp -r ta ab_before/ && cp -r ab_overlay/ta/. ab_before/ta/; }
+  export TORCHINDUCTOR_CACHE_DIR=/tmp/v19/inductor TRITON_CACHE_DIR=/tmp/v19/triton
+  PYTHONPATH=$PWD/ab_before:${PYTHONPATH:-} TAG=serve_http_v19_before2_cold_w4 SERVE_ARGS="--http-workers 4" ROUNDS=3 serve
+  TAG=serve_http_v19_after2_w4 SERVE_ARGS="--http-workers 4" ROUNDS=3 serve
+}
+soak_h200() {  # issue 13: 128 clients for SOAK_MINUTES (default 6: a cold start and the soak fit one 600 s call) against ta serve
+               # (4 HTTP workers, full-size synthetic model) started by the soak on empty caches; $OUT/soak_h200_128x${SOAK_MINUTES}min.json
+  local m=${SOAK_MINUTES:-6}
+  timeout $(left) ta bench soak --clients 128 --minutes $m --idle ${SOAK_IDLE:-20} --out "$OUT/soak_h200_128x${m}min.json" \
+    --serve-log "$OUT/soak_h200_128x${m}min_serve.log" -- --model $CKPT --synthetic-tokens-per-second $TPS --http-workers 4 2>&1 | quiet | tail -40
 }
 for step in "$@"; do echo "== $step at ${SECONDS}s"; $step; done
 echo "== done at ${SECONDS}s"

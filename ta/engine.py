@@ -23,22 +23,25 @@ from .patches.lm_head import contiguous_lm_head_input
 from .patches.gqa import decode_attention
 
 # %% auto #0
-__all__ = ['BUCKETS', 'PREFILL_BUCKETS', 'ADMIT_MIN_CHUNKS', 'ADMIT_MAX_WAIT', 'MAX_CHUNK_SECONDS', 'WARMUP_STEPS',
-           'MIN_COMPILED_ROWS', 'FAIR_RESERVE_DIVISOR', 'STATE_DTYPES', 'ARGMAX_PARTS', 'MAX_FRAMES', 'TUNE_TIMEOUT_S',
-           'SYNTHETIC_TOKENS_PER_SECOND', 'GraphMode', 'buckets_for', 'compiled_sizes', 'bucket_table', 'fair_reserve',
-           'fast_decode_kernel', 'ban_repeated_ngrams_', 'RowPool', 'new_pool', 'rows_view', 'fuse_projections_',
-           'project', 'mlp', 'attention_step', 'linear_attention_step', 'argmax_rows', 'sample', 'decode_step',
-           'causal_conv_prefill', 'chunk_delta_rule_prefill', 'attention_prefill', 'linear_attention_prefill',
-           'prefill_layer', 'prefill_states', 'write_rows', 'prefill', 'EncoderGraph', 'chunk_frames', 'tf32_matmuls',
-           'depthwise_conv_taps', 'encoder_block', 'regional_encode', 'capture_encoder', 'PrefillGraph', 'encode_with',
-           'EngineStats', 'DecodeEngine', 'capture', 'capture_prefill', 'tune_fla_beside', 'setup', 'token_budget',
-           'budget_for', 'submit_features', 'as_clips', 'submit', 'transcribe_clips', 'transcribe', 'close']
+__all__ = ['BUCKETS', 'PREFILL_BUCKETS', 'ADMIT_MIN_CHUNKS', 'ADMIT_MAX_WAIT', 'ADMIT_QUIET_STEPS', 'ADMIT_QUIET_SHARE',
+           'MAX_CHUNK_SECONDS', 'WARMUP_STEPS', 'MIN_COMPILED_ROWS', 'FAIR_RESERVE_DIVISOR', 'STATE_DTYPES',
+           'ARGMAX_PARTS', 'MAX_FRAMES', 'TUNE_TIMEOUT_S', 'SYNTHETIC_TOKENS_PER_SECOND', 'GraphMode', 'buckets_for',
+           'compiled_sizes', 'bucket_table', 'fair_reserve', 'fast_decode_kernel', 'ban_repeated_ngrams_', 'RowPool',
+           'new_pool', 'rows_view', 'fuse_projections_', 'project', 'mlp', 'attention_step', 'linear_attention_step',
+           'argmax_rows', 'sample', 'decode_step', 'causal_conv_prefill', 'chunk_delta_rule_prefill',
+           'attention_prefill', 'linear_attention_prefill', 'prefill_layer', 'prefill_states', 'write_rows', 'prefill',
+           'EncoderGraph', 'chunk_frames', 'tf32_matmuls', 'depthwise_conv_taps', 'encoder_block', 'regional_encode',
+           'capture_encoder', 'PrefillGraph', 'encode_with', 'EngineStats', 'DecodeEngine', 'capture',
+           'capture_prefill', 'tune_fla_beside', 'setup', 'token_budget', 'budget_for', 'submit_features', 'as_clips',
+           'submit', 'transcribe_clips', 'transcribe', 'close']
 
 # %% ../nbs/09_engine.ipynb #c006
 BUCKETS = (1, 2, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128)  # row counts a decode step is captured for
 PREFILL_BUCKETS = (1, 2, 4, 8, 12, 16, 24, 32, 48, 64)  # rows of a prefill: an admission is padded to one of these (one CUDA graph each)
 ADMIT_MIN_CHUNKS = 32     # while rows are running, an admission waits until this many chunks wait (or as many as rows are free)...
-ADMIT_MAX_WAIT = 32       # ...or until the oldest waiting chunk has waited this many decode steps
+ADMIT_MAX_WAIT = 32       # ...or until the oldest waiting chunk has waited this many decode steps...
+ADMIT_QUIET_STEPS = 8     # ...or once no chunk has arrived for this many steps (a burst is over)...
+ADMIT_QUIET_SHARE = 0.5   # ...and the waiting chunks are at least this share of the running rows
 MAX_CHUNK_SECONDS = 18.0  # longest chunk `ta.audio.chunk_bounds` cuts; sizes each row's KV cache
 WARMUP_STEPS = 3          # eager steps run before a capture (autotuning, allocator growth)
 MIN_COMPILED_ROWS = 2     # fewest rows of a compiled prefill or encoder graph: dynamo specialises a size-1 dimension, so 1 row would compile again
@@ -750,9 +753,11 @@ def _room(self) -> OrderedDict[int, int]:
 DecodeEngine._room = _room
 
 def _admit_now(self, free: int, room: dict[int, int]) -> bool:
-    "While rows run: admit once the chunks that may come in (`room`, per request) fill the `free` rows (or `ADMIT_MIN_CHUNKS`), or the oldest of them has waited `ADMIT_MAX_WAIT` steps; a capped request's other chunks count for neither."
-    oldest = min(self._queues[rid][0].queued_step for rid in room)
-    return sum(room.values()) >= min(free, ADMIT_MIN_CHUNKS) or self.stats.decode_steps - oldest >= ADMIT_MAX_WAIT
+    "While rows run: admit once the chunks that may come in (`room`, per request) fill the `free` rows (or `ADMIT_MIN_CHUNKS`), or the oldest of them has waited `ADMIT_MAX_WAIT` steps, or the newest has waited `ADMIT_QUIET_STEPS` and they are at least `ADMIT_QUIET_SHARE` of the running rows (a burst's last wave); a capped request's other chunks count for none of these."
+    queued = [self._queues[rid][end].queued_step for rid in room for end in (0, -1)]   # each request's oldest and newest chunk
+    waiting, now = sum(room.values()), self.stats.decode_steps
+    return (waiting >= min(free, ADMIT_MIN_CHUNKS) or now - min(queued) >= ADMIT_MAX_WAIT
+            or (now - max(queued) >= ADMIT_QUIET_STEPS and waiting >= ADMIT_QUIET_SHARE * self.running))
 DecodeEngine._admit_now = _admit_now
 
 def _sync(self) -> None:
