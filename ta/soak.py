@@ -17,10 +17,10 @@ from .errors import TaError
 
 # %% auto #0
 __all__ = ['CORPUS', 'ANSWER_KINDS', 'MUTATIONS', 'make_corpus', 'Recording', 'load_corpus', 'rss_mb', 'pss_mb', 'local_server',
-           'Sent', 'sample_every', 'health_probe', 'health_process', 'HealthProbe', 'solo_pass', 'status_counts',
-           'answer_kind', 'solo_mismatches', 'rss_summary', 'stats_check', 'soak_record', 'run_soak', 'plot_soak',
-           'mutate', 'fuzz_case', 'judge', 'fuzz_record', 'run_fuzz', 'soak_parser', 'fuzz_parser', 'soak_passed',
-           'main_soak', 'main_fuzz']
+           'Sent', 'sample_every', 'health_probe', 'health_process', 'HealthProbe', 'solo_pass', 'stop_on_signal',
+           'status_counts', 'answer_kind', 'solo_mismatches', 'rss_summary', 'stats_check', 'soak_record', 'run_soak',
+           'plot_soak', 'mutate', 'fuzz_case', 'judge', 'fuzz_record', 'run_fuzz', 'soak_parser', 'fuzz_parser',
+           'soak_passed', 'main_soak', 'main_fuzz']
 
 # %% ../nbs/17b_soak.ipynb #s006
 CORPUS = (  # (file, fixtures joined in order, seconds kept (None: all), ffmpeg output options)
@@ -108,7 +108,8 @@ def local_server(flags: list[str] = (), log_path: str | Path | None = None, star
     log_path.parent.mkdir(parents=True, exist_ok=True)
     log = open(log_path, 'w')
     p = subprocess.Popen([sys.executable, '-c', 'import sys; from ta.cli import main; sys.exit(main())', 'serve',
-                          *flags, '--host', '127.0.0.1', '--port', '0'], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+                          *flags, '--host', '127.0.0.1', '--port', '0'], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                         start_new_session=True)   # a Ctrl-C or `timeout`'s signal is the caller's to handle: it ends the server below
     found, url = threading.Event(), []
     def copy():
         try:
@@ -154,7 +155,8 @@ def health_probe(client: httpx.Client, url: str) -> tuple[float, int | None]:
 
 def health_process(conn, url: str, period_s: float, timeout_s: float):
     "The /health probe's process: once told on `conn` to start, `health_probe` now and every `period_s` s until told to stop; then it sends the [s since the start, latency s, status] rows."
-    signal.signal(signal.SIGINT, signal.SIG_IGN)   # Ctrl-C is the soak's to handle; it ends this daemon process
+    for s in (signal.SIGINT, signal.SIGTERM):   # a Ctrl-C or `timeout`'s signal to the group is the soak's to handle; it ends this process
+        signal.signal(s, signal.SIG_IGN)
     with httpx.Client(timeout=timeout_s) as client:
         conn.send('ready')
         if conn.recv() is None: return conn.send([])   # stopped before it started
@@ -180,14 +182,14 @@ class HealthProbe:
         return rows
     def __enter__(self): return self
     def __exit__(self, *_):
-        if self.proc.is_alive(): self.proc.terminate(); self.proc.join()
+        if self.proc.is_alive(): self.proc.kill(); self.proc.join()   # kill: it ignores SIGTERM
         self.conn.close()
 
 async def _client(client: httpx.AsyncClient, url: str, auth: dict, corpus: list[Recording], first: int,
-                  t0: float, end: float, sent: list[Sent]):
-    "One client: the recordings in turn from `first`, one request at a time, until `end` (a perf_counter time)."
+                  t0: float, end: float, sent: list[Sent], stop: asyncio.Event):
+    "One client: the recordings in turn from `first`, one request at a time, until `end` (a perf_counter time) or `stop` is set."
     k = first
-    while time.perf_counter() < end:
+    while time.perf_counter() < end and not stop.is_set():
         i = k % len(corpus); k += 1
         start = time.perf_counter() - t0
         o = await post_audio(client, url, corpus[i].body, {'content-type': corpus[i].content_type, **auth})
@@ -203,6 +205,24 @@ async def solo_pass(client: httpx.AsyncClient, url: str, corpus: list[Recording]
         texts.append(o.text)
     return texts
 
+@contextmanager
+def stop_on_signal(stop: asyncio.Event, t0: float, got: dict):
+    "For the block, in the main thread: the first SIGINT or SIGTERM sets `stop` and notes its name and the seconds since `t0` in `got`, instead of ending the process; a second one acts as usual. Elsewhere (a worker thread, as under Jupyter) nothing: asyncio takes signals only in the main thread."
+    if threading.current_thread() is not threading.main_thread(): yield; return
+    loop, sigs = asyncio.get_running_loop(), (signal.SIGINT, signal.SIGTERM)
+    def first(sig: signal.Signals):
+        got.update(signal=sig.name, at_s=round(time.perf_counter() - t0, 3)); stop.set()
+        for s in sigs: loop.remove_signal_handler(s)
+    for s in sigs: loop.add_signal_handler(s, first, s)
+    try: yield
+    finally:
+        for s in sigs: loop.remove_signal_handler(s)
+
+async def _idle(stop: asyncio.Event, seconds: float):
+    "Wait `seconds` s, or until `stop` is set."
+    try: await asyncio.wait_for(stop.wait(), seconds)
+    except TimeoutError: pass
+
 async def _soak(url: str, corpus: list[Recording], clients: int, seconds: float, auth: dict, pid: int | None,
                 period_s: float, idle_s: float, timeout_s: float, ready_timeout_s: float) -> dict:
     limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients, keepalive_expiry=2.0)  # as ta.bench
@@ -211,16 +231,18 @@ async def _soak(url: str, corpus: list[Recording], clients: int, seconds: float,
         solo = await solo_pass(client, url, corpus, auth)
         before, e1 = await fetch_stats(client, url, auth)
         with HealthProbe(url, period_s, timeout_s) as probe:   # started and connected before the clock starts
-            t0, idle_done, sent = time.perf_counter(), threading.Event(), []
+            t0, idle_done, sent, stop, stopped = time.perf_counter(), threading.Event(), [], asyncio.Event(), {}
             probe.start()
             rrows, rt = sample_every(lambda: [round(rss_mb(pid), 1), round(pss_mb(pid), 1)], period_s, t0, idle_done) if pid else ([], None)
-            await asyncio.gather(*(_client(client, url + '/transcribe', auth, corpus, c, t0, t0 + seconds, sent) for c in range(clients)))
-            wall = time.perf_counter() - t0
-            hrows = probe.stop()
-        after, e2 = await fetch_stats(client, url, auth)
-    if rt: await asyncio.sleep(idle_s); idle_done.set(); rt.join()
+            with stop_on_signal(stop, t0, stopped):   # a signal ends the load early: requests in flight are waited for
+                await asyncio.gather(*(_client(client, url + '/transcribe', auth, corpus, c, t0, t0 + seconds, sent, stop) for c in range(clients)))
+                wall = time.perf_counter() - t0
+                hrows = probe.stop()
+                after, e2 = await fetch_stats(client, url, auth)
+                if rt: await _idle(stop, idle_s)      # ...and the idle sampling is cut short
+    if rt: idle_done.set(); rt.join()
     return dict(health=health, solo=solo, sent=sent, wall_s=wall, health_rows=hrows, memory_rows=rrows,
-                stats=stats_diff(before, after) if before and after else None, stats_error=e1 or e2)
+                stats=stats_diff(before, after) if before and after else None, stats_error=e1 or e2, stopped=stopped or None)
 
 # %% ../nbs/17b_soak.ipynb #s015
 def status_counts(outcomes: list[Outcome]) -> dict[str, int]:
@@ -272,7 +294,7 @@ def soak_record(run: dict, corpus: list[Recording], clients: int, seconds: float
     ok = [s for s in sent if s.outcome.ok]
     hrows, rss, pss = run['health_rows'], [r[:2] for r in run['memory_rows']], [[r[0], r[2]] for r in run['memory_rows']]
     return dict(
-        clients=clients, seconds=seconds, wall_s=round(run['wall_s'], 3), health=run['health'],
+        clients=clients, seconds=seconds, wall_s=round(run['wall_s'], 3), stopped_early=run['stopped'], health=run['health'],
         requests=len(sent), ok=len(ok), statuses=status_counts(outs), failures=failure_counts(outs)[:10],
         crossed=len((mm := solo_mismatches(sent, corpus, run['solo']))['crossed']), crossed_examples=mm['crossed'][:5],
         differs_from_solo=len(mm['differs_from_solo']), differs_examples=mm['differs_from_solo'][:5],
@@ -462,12 +484,12 @@ def _write(rec: dict, a: argparse.Namespace, argv: list[str], kind: str) -> Path
     return out
 
 def soak_passed(rec: dict, strict_solo: bool = False) -> bool:
-    "The soak's verdict: every request answered 200, none crossed, `/stats` matched; with `strict_solo` also none differing from its solo text."
-    return (rec['ok'] == rec['requests'] and not rec['crossed'] and rec['stats_check']['match']
+    "The soak's verdict: it ran its whole time, every request answered 200, none crossed, `/stats` matched; with `strict_solo` also none differing from its solo text."
+    return (not rec.get('stopped_early') and rec['ok'] == rec['requests'] and not rec['crossed'] and rec['stats_check']['match']
             and not (strict_solo and rec['differs_from_solo']))
 
 def main_soak(argv: list[str] | None = None) -> int:
-    "`ta bench soak`: run the soak, write the record and the plot, print the summary; 0 when `soak_passed`, else 1."
+    "`ta bench soak`: run the soak, write the record and the plot, print the summary; 0 when `soak_passed`, else 1; 128 + the signal's number when a signal stopped the load early (`stop_on_signal`)."
     argv = list(sys.argv[1:] if argv is None else argv); a = soak_parser().parse_args(argv)
     if a.clients < 1 or a.minutes <= 0 or a.period <= 0:   # a period of 0 would probe /health in a busy loop, loading the server it measures
         raise TaError(f'--clients {a.clients} --minutes {a.minutes} --period {a.period}: give at least 1 client, some minutes and a period above 0 s')
@@ -478,6 +500,9 @@ def main_soak(argv: list[str] | None = None) -> int:
     print(json.dumps({k: rec[k] for k in ('requests', 'ok', 'statuses', 'crossed', 'differs_from_solo', 'rtfx', 'latency',
                                          'health_latency', 'rss', 'stats_check')}, indent=1))
     print(f'wrote {out} and {plot}')
+    if s := rec['stopped_early']:   # exit 128 + the signal's number, as a shell reports a process ended by it (130 Ctrl-C, 143 SIGTERM)
+        print(f"stopped by {s['signal']} {s['at_s']} s into the {rec['seconds']:g} s of load: the record covers the requests sent until then")
+        return 128 + signal.Signals[s['signal']].value
     return 0 if soak_passed(rec, a.strict_solo) else 1
 
 def main_fuzz(argv: list[str] | None = None) -> int:
