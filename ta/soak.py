@@ -18,9 +18,9 @@ from .errors import TaError
 # %% auto #0
 __all__ = ['CORPUS', 'ANSWER_KINDS', 'MUTATIONS', 'make_corpus', 'Recording', 'load_corpus', 'rss_mb', 'pss_mb', 'local_server',
            'Sent', 'sample_every', 'health_probe', 'health_process', 'HealthProbe', 'solo_pass', 'stop_on_signal',
-           'status_counts', 'answer_kind', 'solo_mismatches', 'rss_summary', 'stats_check', 'soak_record', 'run_soak',
-           'plot_soak', 'mutate', 'fuzz_case', 'judge', 'fuzz_record', 'run_fuzz', 'soak_parser', 'fuzz_parser',
-           'soak_passed', 'main_soak', 'main_fuzz']
+           'exit_on_sigterm', 'status_counts', 'answer_kind', 'solo_mismatches', 'rss_summary', 'stats_check',
+           'soak_record', 'run_soak', 'plot_soak', 'mutate', 'fuzz_case', 'judge', 'fuzz_record', 'run_fuzz',
+           'soak_parser', 'fuzz_parser', 'soak_passed', 'main_soak', 'main_fuzz']
 
 # %% ../nbs/17b_soak.ipynb #s006
 CORPUS = (  # (file, fixtures joined in order, seconds kept (None: all), ffmpeg output options)
@@ -210,13 +210,23 @@ def stop_on_signal(stop: asyncio.Event, t0: float, got: dict):
     "For the block, in the main thread: the first SIGINT or SIGTERM sets `stop` and notes its name and the seconds since `t0` in `got`, instead of ending the process; a second one acts as usual. Elsewhere (a worker thread, as under Jupyter) nothing: asyncio takes signals only in the main thread."
     if threading.current_thread() is not threading.main_thread(): yield; return
     loop, sigs = asyncio.get_running_loop(), (signal.SIGINT, signal.SIGTERM)
+    before = {s: signal.getsignal(s) for s in sigs}
+    def restore():   # asyncio's removal leaves SIG_DFL for SIGTERM; the handlers from before are put back
+        for s in sigs: loop.remove_signal_handler(s); signal.signal(s, before[s])
     def first(sig: signal.Signals):
-        got.update(signal=sig.name, at_s=round(time.perf_counter() - t0, 3)); stop.set()
-        for s in sigs: loop.remove_signal_handler(s)
+        got.update(signal=sig.name, at_s=round(time.perf_counter() - t0, 3)); stop.set(); restore()
     for s in sigs: loop.add_signal_handler(s, first, s)
     try: yield
-    finally:
-        for s in sigs: loop.remove_signal_handler(s)
+    finally: restore()
+
+@contextmanager
+def exit_on_sigterm():
+    "For the block, in the main thread: SIGTERM raises `SystemExit(143)`, so the blocks around it (the server started here, the probe) end what they started, as on Ctrl-C."
+    if threading.current_thread() is not threading.main_thread(): yield; return
+    def exit_(signum, frame): raise SystemExit(128 + signum)
+    before = signal.signal(signal.SIGTERM, exit_)
+    try: yield
+    finally: signal.signal(signal.SIGTERM, before)
 
 async def _idle(stop: asyncio.Event, seconds: float):
     "Wait `seconds` s, or until `stop` is set."
@@ -493,7 +503,7 @@ def main_soak(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv); a = soak_parser().parse_args(argv)
     if a.clients < 1 or a.minutes <= 0 or a.period <= 0:   # a period of 0 would probe /health in a busy loop, loading the server it measures
         raise TaError(f'--clients {a.clients} --minutes {a.minutes} --period {a.period}: give at least 1 client, some minutes and a period above 0 s')
-    with _server_and_folder(a) as (url, pid, folder):
+    with exit_on_sigterm(), _server_and_folder(a) as (url, pid, folder):   # a SIGTERM outside the load still ends the server
         rec = run_soak(folder, url, a.clients, 60 * a.minutes, pid, a.api_key, a.period, a.idle, a.timeout, a.ready_timeout)
     out = _write(rec, a, argv, 'soak')
     plot = plot_soak(json.loads(out.read_text()), a.plot or out.with_suffix('.png'))
