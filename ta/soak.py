@@ -478,7 +478,7 @@ def _server_and_folder(a: argparse.Namespace):
     "(url, local pid or None, folder): the given ones, or a `ta serve` started here and a fresh folder, removed at the end."
     flags = a.serve_flags[1:] if a.serve_flags[:1] == ['--'] else a.serve_flags
     if a.url and flags: raise TaError(f'ta serve flags ({" ".join(flags)}) are for a server started here; leave them out with --url')
-    with tempfile.TemporaryDirectory(prefix='ta-soak-') as d:
+    with exit_on_sigterm(), tempfile.TemporaryDirectory(prefix='ta-soak-') as d:   # a SIGTERM ends the server started here too
         folder = Path(a.folder) if a.folder else make_corpus(Path(d) / 'recordings')[0].parent
         if a.url: yield a.url, getattr(a, 'pid', None), folder; return
         with local_server(flags, a.serve_log) as (url, pid, log):
@@ -503,7 +503,7 @@ def main_soak(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv); a = soak_parser().parse_args(argv)
     if a.clients < 1 or a.minutes <= 0 or a.period <= 0:   # a period of 0 would probe /health in a busy loop, loading the server it measures
         raise TaError(f'--clients {a.clients} --minutes {a.minutes} --period {a.period}: give at least 1 client, some minutes and a period above 0 s')
-    with exit_on_sigterm(), _server_and_folder(a) as (url, pid, folder):   # a SIGTERM outside the load still ends the server
+    with _server_and_folder(a) as (url, pid, folder):
         rec = run_soak(folder, url, a.clients, 60 * a.minutes, pid, a.api_key, a.period, a.idle, a.timeout, a.ready_timeout)
     out = _write(rec, a, argv, 'soak')
     plot = plot_soak(json.loads(out.read_text()), a.plot or out.with_suffix('.png'))
