@@ -207,7 +207,7 @@ async def solo_pass(client: httpx.AsyncClient, url: str, corpus: list[Recording]
 
 @contextmanager
 def stop_on_signal(stop: asyncio.Event, t0: float, got: dict):
-    "For the block, in the main thread: the first SIGINT or SIGTERM sets `stop` and notes its name and the seconds since `t0` in `got`, instead of ending the process; a second one acts as usual. Elsewhere (a worker thread, as under Jupyter) nothing: asyncio takes signals only in the main thread."
+    "For the block, in the main thread: the first SIGINT or SIGTERM sets `stop` and notes its name and the seconds since `t0` in `got`, instead of ending the process; a second one meets the handlers from before the block (`KeyboardInterrupt`, or `exit_on_sigterm`'s exit). Elsewhere (a worker thread, as under Jupyter) nothing: asyncio takes signals only in the main thread."
     if threading.current_thread() is not threading.main_thread(): yield; return
     loop, sigs = asyncio.get_running_loop(), (signal.SIGINT, signal.SIGTERM)
     before = {s: signal.getsignal(s) for s in sigs}
