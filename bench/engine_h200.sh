@@ -92,6 +92,10 @@
 #                                                            # (killed at the deadline before it wrote its record: healthy only 185 s in)
 #   DEADLINE=390 bash bench/engine_h200.sh build v19_ab2     # stop 36: the pair again, before from empty caches, after warm (again
 #                                                            # this tree on both sides)
+#   DEADLINE=560 OUT=/tmp/out bash bench/engine_h200.sh build v19_cold v19_ab  # stop 37: the quiet-admission A/B with the fixed
+#                                                            # wrapper (./ab_overlay as stop 36's): after cold, before warm, after warm
+#   DEADLINE=588 OUT=/tmp/out bash bench/engine_h200.sh build_once soak_h200  # stop 37, issue 13: the soak, sent at once after the
+#                                                            # call above so that the machine (its caches and checkpoint) is still warm
 # All systems: the synthetic full-size checkpoint (random weights, ta.synthetic), fixtures/speech_17s.flac, 3.3 new tokens
 # per second of audio. Each step stops at the shared deadline (DEADLINE seconds after start).
 set -uo pipefail
@@ -402,12 +406,19 @@ v19_ab2() {  # stop 36: v19_ab's pair again on another machine, the before (./ab
   PYTHONPATH=$PWD/ab_before:${PYTHONPATH:-} TAG=serve_http_v19_before2_cold_w4 SERVE_ARGS="--http-workers 4" ROUNDS=3 serve
   TAG=serve_http_v19_after2_w4 SERVE_ARGS="--http-workers 4" ROUNDS=3 serve
 }
-soak_h200() {  # issue 13: 128 clients for SOAK_MINUTES (default 5: a cold start of up to 185 s and the soak fit one 600 s call) against
-               # ta serve (4 HTTP workers, full-size synthetic model) started by the soak on empty caches; $OUT/soak_h200_128x${SOAK_MINUTES}min.json.
-               # At the deadline timeout's SIGTERM ends the load early and the soak still writes its record (stop 36; it did not before)
-  local m=${SOAK_MINUTES:-5}
+soak_h200() {  # issue 13: 128 clients for SOAK_MINUTES against ta serve (4 HTTP workers, full-size synthetic model) started by the
+               # soak on v19's caches: warm when the call before it left them on this machine (then 7 minutes by default), cold
+               # otherwise (5: a cold start of up to 185 s and the soak fit one 600 s call); $OUT/soak_h200_128x${m}min.json.
+               # At the deadline timeout's SIGTERM ends the load early and the soak still writes its record (stop 36)
+  export TORCHINDUCTOR_CACHE_DIR=/tmp/v19/inductor TRITON_CACHE_DIR=/tmp/v19/triton
+  local warm=$([ -d /tmp/v19/inductor ] && echo 1 || echo 0)
+  local m=${SOAK_MINUTES:-$([ $warm = 1 ] && echo 7 || echo 5)}
+  echo "soak on $([ $warm = 1 ] && echo warm || echo empty) caches, $m minutes" | tee -a "$OUT/healthy.log"
   timeout $(left) ta bench soak --clients 128 --minutes $m --idle ${SOAK_IDLE:-20} --out "$OUT/soak_h200_128x${m}min.json" \
     --serve-log "$OUT/soak_h200_128x${m}min_serve.log" -- --model $CKPT --synthetic-tokens-per-second $TPS --http-workers 4 2>&1 | quiet | tail -40
+}
+build_once() {  # build, unless a call before this one on the same (still warm) machine left the checkpoint
+  [ -f $CKPT/config.json ] && echo "reusing $CKPT" || build
 }
 for step in "$@"; do echo "== $step at ${SECONDS}s"; $step; done
 echo "== done at ${SECONDS}s"
