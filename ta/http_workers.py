@@ -15,9 +15,9 @@ from .errors import TaError
 from .settings import COUNTER_SLOTS, STOPPED, Settings
 
 # %% auto #0
-__all__ = ['AUTO_HTTP_WORKERS', 'log', 'FOLLOW_S', 'GATE_WAIT', 'GATE_GO', 'GATE_ABANDON', 'GATE_POLL_S', 'NVIDIA_NODE',
-           'auto_workers', 'http_workers', 'check_workers', 'bind_sockets', 'accepting', 'worker_settings',
-           'run_http_worker', 'gated_load', 'Supervisor', 'serve_workers', 'held_connections']
+__all__ = ['AUTO_HTTP_WORKERS', 'log', 'FOLLOW_S', 'GATE_WAIT', 'GATE_GO', 'GATE_ABANDON', 'GATE_LOADED', 'GATE_POLL_S',
+           'NVIDIA_NODE', 'auto_workers', 'http_workers', 'check_workers', 'bind_sockets', 'accepting',
+           'worker_settings', 'run_http_worker', 'gated_load', 'Supervisor', 'serve_workers', 'held_connections']
 
 # %% ../nbs/09d_http_workers.ipynb #hw06
 AUTO_HTTP_WORKERS = 4    # `--http-workers 0` (auto) on CUDA; the v6 measurement in nbs/18_engine_bench chose it
@@ -91,14 +91,17 @@ def run_http_worker(settings: Settings, sock: socket.socket, address: str, array
 
 # %% ../nbs/09d_http_workers.ipynb #hw11
 GATE_WAIT, GATE_GO, GATE_ABANDON = 0, 1, -1   # the supervisor's word to an engine process started before its checks
+GATE_LOADED = 2   # ...and the engine process's word back, before any HTTP worker can link: the model is loaded
 GATE_POLL_S = 0.05                            # how often that engine process, imported, looks for the word
 
 def gated_load(go, settings: Settings):
-    "The engine process's `load`: import the serving code (torch, transformers: seconds, beside the supervisor's own checks), wait until the supervisor says `GATE_GO` in `go` (a RawValue), then `load_for_serving`. Raises `TaError` on `GATE_ABANDON`."
+    "The engine process's `load`: import the serving code (torch, transformers: seconds, beside the supervisor's own checks), wait until the supervisor says `GATE_GO` in `go` (a RawValue), then `load_for_serving` and say `GATE_LOADED` in `go`. Raises `TaError` on `GATE_ABANDON`."
     from ta.server import load_for_serving
     while go.value == GATE_WAIT: time.sleep(GATE_POLL_S)
     if go.value == GATE_ABANDON: raise TaError('the engine is not needed: ta serve stopped before it listened')
-    return load_for_serving(settings)
+    engine = load_for_serving(settings)
+    go.value = GATE_LOADED   # before `engine_main` lets the HTTP workers link: a replacement started from now on links first
+    return engine
 
 class Supervisor:
     "Starts the engine process (loading in a thread, `start_engine`) and n HTTP worker processes (`start`), worker i on `socks[i]` (or all on one); passes each SIGINT/SIGTERM on to the workers (a shared stop level they follow), restarts a worker that crashes, and stops the engine once every worker has exited."
@@ -174,7 +177,7 @@ class Supervisor:
                 if p.exitcode == 1: self.pass_on(signal.SIGTERM); break   # no model: the others stop too
                 if p.exitcode != 0:
                     log.error('HTTP worker %d (pid %d) exited with code %s; starting another', i, p.pid, p.exitcode)
-                    self.workers[i] = self._start(i, link_first=self.engine is not None)   # loaded: it links before it accepts
+                    self.workers[i] = self._start(i, link_first=self.go.value == GATE_LOADED)   # loaded: it links before it accepts
         if self.engine is not None: self.engine.close()
         if any(p.exitcode == 1 for p in self.workers): self.loader.join(10)   # they saw the load fail: its error is on its way here
         return 1 if self.error is not None or self.engine_died or any(p.exitcode == 1 for p in self.workers) else 0
