@@ -288,12 +288,12 @@ def solo_mismatches(sent: list[Sent], corpus: list[Recording], solo: list[str]) 
     return out
 
 def rss_summary(rows: list[list[float]], load_s: float) -> dict:
-    "From [s, MB] samples: first, after the first minute, max, end of load (last at or before `load_s`), after idling, and end / first minute."
+    "From [s, MB] samples: first, after the first minute, max, end of load (last at or before `load_s`), after idling (the last sample after `load_s`; None when none came: a load stopped early), and end / first minute."
     if not rows: return {}
     t, mb = np.array(rows, dtype=float).T
     minute = mb[t >= 60][0] if (t >= 60).any() else None
     end = mb[t <= load_s][-1]
-    return dict(start_mb=mb[0], after_first_minute_mb=minute, max_mb=mb.max(), end_of_load_mb=end, after_idle_mb=mb[-1],
+    return dict(start_mb=mb[0], after_first_minute_mb=minute, max_mb=mb.max(), end_of_load_mb=end, after_idle_mb=mb[-1] if t[-1] > load_s else None,
                 end_over_first_minute=round(end / minute, 3) if minute else None)
 
 def stats_check(stats: dict | None, sent: list[Sent], corpus: list[Recording], tol_s: float = 0.01) -> dict:
@@ -482,15 +482,19 @@ def fuzz_parser() -> argparse.ArgumentParser:
 # %% ../nbs/17b_soak.ipynb #s033
 @contextmanager
 def _server_and_folder(a: argparse.Namespace):
-    "(url, local pid or None, folder): the given ones, or a `ta serve` started here and a fresh folder, removed at the end."
+    "(url, local pid or None, folder): the given ones, or a `ta serve` started here and a fresh folder, removed at the end. A Ctrl-C or SIGTERM that ends the run inside (the server starting, the solo pass, the reading: everything but the soak's load) says on stderr that no record was written."
     flags = a.serve_flags[1:] if a.serve_flags[:1] == ['--'] else a.serve_flags
     if a.url and flags: raise TaError(f'ta serve flags ({" ".join(flags)}) are for a server started here; leave them out with --url')
-    with exit_on_sigterm(), tempfile.TemporaryDirectory(prefix='ta-soak-') as d:   # a SIGTERM ends the server started here too
-        folder = Path(a.folder) if a.folder else make_corpus(Path(d) / 'recordings')[0].parent
-        if a.url: yield a.url, getattr(a, 'pid', None), folder; return
-        with local_server(flags, a.serve_log) as (url, pid, log):
-            print(f'ta serve {" ".join(flags)} on {url} (pid {pid}, log {log})', flush=True)
-            yield url, pid, folder
+    try:
+        with exit_on_sigterm(), tempfile.TemporaryDirectory(prefix='ta-soak-') as d:   # a SIGTERM ends the server started here too
+            folder = Path(a.folder) if a.folder else make_corpus(Path(d) / 'recordings')[0].parent
+            if a.url: yield a.url, getattr(a, 'pid', None), folder; return
+            with local_server(flags, a.serve_log) as (url, pid, log):
+                print(f'ta serve {" ".join(flags)} on {url} (pid {pid}, log {log})', flush=True)
+                yield url, pid, folder
+    except (KeyboardInterrupt, SystemExit):
+        print(f'ta bench: stopped before the record was written; nothing was kept ({a.out} not written)', file=sys.stderr, flush=True)
+        raise
 
 def _write(rec: dict, a: argparse.Namespace, argv: list[str], kind: str) -> Path:
     from ta.patches.bench import environment
