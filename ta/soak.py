@@ -17,11 +17,12 @@ from rapidfuzz.distance import Levenshtein
 from .errors import TaError
 
 # %% auto #0
-__all__ = ['CORPUS', 'ANSWER_KINDS', 'CROSSED_RATIO', 'MUTATIONS', 'make_corpus', 'Recording', 'load_corpus', 'rss_mb', 'pss_mb',
-           'local_server', 'Sent', 'sample_every', 'health_probe', 'health_process', 'HealthProbe', 'solo_pass',
-           'stop_on_signal', 'exit_on_sigterm', 'status_counts', 'cer', 'answer_kind', 'solo_mismatches', 'rss_summary',
-           'stats_check', 'soak_record', 'run_soak', 'plot_soak', 'mutate', 'fuzz_case', 'judge', 'fuzz_record',
-           'run_fuzz', 'soak_parser', 'fuzz_parser', 'soak_passed', 'main_soak', 'main_fuzz']
+__all__ = ['CORPUS', 'PROGRESS_S', 'ANSWER_KINDS', 'CROSSED_RATIO', 'MUTATIONS', 'make_corpus', 'Recording', 'load_corpus',
+           'rss_mb', 'pss_mb', 'local_server', 'Sent', 'sample_every', 'health_probe', 'health_process', 'HealthProbe',
+           'solo_pass', 'stop_on_signal', 'exit_on_sigterm', 'progress_line', 'status_counts', 'cer', 'answer_kind',
+           'solo_mismatches', 'rss_summary', 'stats_check', 'soak_record', 'run_soak', 'plot_soak', 'mutate',
+           'fuzz_case', 'judge', 'fuzz_record', 'run_fuzz', 'soak_parser', 'fuzz_parser', 'soak_passed', 'main_soak',
+           'main_fuzz']
 
 # %% ../nbs/17b_soak.ipynb #s006
 CORPUS = (  # (file, fixtures joined in order, seconds kept (None: all), ffmpeg output options)
@@ -234,6 +235,18 @@ async def _idle(stop: asyncio.Event, seconds: float):
     try: await asyncio.wait_for(stop.wait(), seconds)
     except TimeoutError: pass
 
+PROGRESS_S = 60.0   # a line on stdout each minute of the load: a soak runs for minutes, and silence looks like a hang
+
+def progress_line(sent: list[Sent], corpus: list[Recording], t: float) -> str:
+    "The soak's line `t` s into its load: answers so far, how many failed, and RTFx so far (audio seconds of the 200s per second of load)."
+    ok = [s for s in sent if s.outcome.ok]
+    return f"{t:.0f} s: {len(sent)} answers, {len(sent) - len(ok)} failed, RTFx {sum(corpus[s.file].info['seconds'] for s in ok) / t:.1f}"
+
+async def _progress(sent: list[Sent], corpus: list[Recording], t0: float):
+    "Until cancelled: `progress_line` every `PROGRESS_S` s."
+    while True:
+        await asyncio.sleep(PROGRESS_S); print(progress_line(sent, corpus, time.perf_counter() - t0), flush=True)
+
 async def _soak(url: str, corpus: list[Recording], clients: int, seconds: float, auth: dict, pid: int | None,
                 period_s: float, idle_s: float, timeout_s: float, ready_timeout_s: float) -> dict:
     limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients, keepalive_expiry=2.0)  # as ta.bench
@@ -246,7 +259,9 @@ async def _soak(url: str, corpus: list[Recording], clients: int, seconds: float,
             probe.start()
             rrows, rt = sample_every(lambda: [round(rss_mb(pid), 1), round(pss_mb(pid), 1)], period_s, t0, idle_done) if pid else ([], None)
             with stop_on_signal(stop, t0, stopped):   # a signal ends the load early: requests in flight are waited for
+                progress = asyncio.create_task(_progress(sent, corpus, t0))
                 await asyncio.gather(*(_client(client, url + '/transcribe', auth, corpus, c, t0, t0 + seconds, sent, stop) for c in range(clients)))
+                progress.cancel()
                 wall = time.perf_counter() - t0
                 hrows = probe.stop()
                 after, e2 = await fetch_stats(client, url, auth)
