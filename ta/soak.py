@@ -12,8 +12,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 import httpx
 import numpy as np
-from .bench import Outcome, _answer, audio_info, failure_counts, fetch_stats, latency_summary, post_audio, run_async, stats_diff, wait_ready
 from rapidfuzz.distance import Levenshtein
+from .bench import Outcome, _answer, audio_info, failure_counts, fetch_stats, latency_summary, post_audio, run_async, stats_diff, wait_ready
 from .errors import TaError
 
 # %% auto #0
