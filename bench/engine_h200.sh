@@ -96,6 +96,15 @@
 #                                                            # wrapper (./ab_overlay as stop 36's): after cold, before warm, after warm
 #   DEADLINE=588 OUT=/tmp/out bash bench/engine_h200.sh build_once soak_h200  # stop 37, issue 13: the soak, sent at once after the
 #                                                            # call above so that the machine (its caches and checkpoint) is still warm
+#   DEADLINE=560 OUT=/tmp/out bash bench/engine_h200.sh build step_pdl v20_cold  # stop 38: the step without and with PDL in
+#                                                            # inductor's kernels; ta serve cold with admissions in bucket-sized passes
+#   DEADLINE=560 OUT=/tmp/out bash bench/engine_h200.sh build_once v20_ab gputest  # stop 38, sent at once after the call above
+#                                                            # (warm): one pass an admission (./ab_overlay: mkdir -p ab_overlay/ta;
+#                                                            # git show 05fd09b:ta/engine.py > ab_overlay/ta/engine.py) against
+#                                                            # prefill_split; the engine GPU cells
+#   DEADLINE=565 OUT=/tmp/out bash bench/engine_h200.sh build v20_ab2 step_profile  # stop 38, another machine: the pair again
+#                                                            # (before from empty caches, after warm); the step per bucket with
+#                                                            # the state in fp32 and in bf16 (ta's kernel launch, README's open question)
 # All systems: the synthetic full-size checkpoint (random weights, ta.synthetic), fixtures/speech_17s.flac, 3.3 new tokens
 # per second of audio. Each step stops at the shared deadline (DEADLINE seconds after start).
 set -uo pipefail
@@ -391,21 +400,23 @@ fairness() {  # issue 9: one compiled engine with reserve_rows=0, then one with 
 v19_cold() {  # stop 36: ta serve (4 HTTP workers) on empty inductor and Triton caches, 3 rounds a level
   TORCHINDUCTOR_CACHE_DIR=/tmp/v19/inductor TRITON_CACHE_DIR=/tmp/v19/triton TAG=serve_http_v19_cold_w4 SERVE_ARGS="--http-workers 4" ROUNDS=3 serve
 }
-v19_ab() {  # stop 36: warm on v19_cold's caches, ./ab_before's ta (this tree overlaid with ./ab_overlay: 63bd71a's engine, the count
-            # rule alone) then this tree's (a burst's last wave admitted once arrivals stop), PAIRS times, 3 rounds a level
+ab_pairs() {  # $1: a version (v19, v20). Warm on $1_cold's caches, ./ab_before's ta (this tree overlaid with ./ab_overlay) then
+              # this tree's, PAIRS times, 3 rounds a level: records serve_http_$1_{before,after}N_w4
   [ -d ab_before ] || { mkdir ab_before && cp -r ta ab_before/ && cp -r ab_overlay/ta/. ab_before/ta/; }
-  export TORCHINDUCTOR_CACHE_DIR=/tmp/v19/inductor TRITON_CACHE_DIR=/tmp/v19/triton
+  export TORCHINDUCTOR_CACHE_DIR=/tmp/$1/inductor TRITON_CACHE_DIR=/tmp/$1/triton
   for i in $(seq ${PAIRS:-1}); do
-    PYTHONPATH=$PWD/ab_before:${PYTHONPATH:-} TAG=serve_http_v19_before${i}_w4 SERVE_ARGS="--http-workers 4" ROUNDS=3 serve
-    TAG=serve_http_v19_after${i}_w4 SERVE_ARGS="--http-workers 4" ROUNDS=3 serve
+    PYTHONPATH=$PWD/ab_before:${PYTHONPATH:-} TAG=serve_http_$1_before${i}_w4 SERVE_ARGS="--http-workers 4" ROUNDS=3 serve
+    TAG=serve_http_$1_after${i}_w4 SERVE_ARGS="--http-workers 4" ROUNDS=3 serve
   done
 }
-v19_ab2() {  # stop 36: v19_ab's pair again on another machine, the before (./ab_before) from empty caches, the after warm on them
+ab_pair_cold() {  # $1: a version. ab_pairs' pair on another machine: the before from empty caches, the after warm on them
   [ -d ab_before ] || { mkdir ab_before && cp -r ta ab_before/ && cp -r ab_overlay/ta/. ab_before/ta/; }
-  export TORCHINDUCTOR_CACHE_DIR=/tmp/v19/inductor TRITON_CACHE_DIR=/tmp/v19/triton
-  PYTHONPATH=$PWD/ab_before:${PYTHONPATH:-} TAG=serve_http_v19_before2_cold_w4 SERVE_ARGS="--http-workers 4" ROUNDS=3 serve
-  TAG=serve_http_v19_after2_w4 SERVE_ARGS="--http-workers 4" ROUNDS=3 serve
+  export TORCHINDUCTOR_CACHE_DIR=/tmp/$1/inductor TRITON_CACHE_DIR=/tmp/$1/triton
+  PYTHONPATH=$PWD/ab_before:${PYTHONPATH:-} TAG=serve_http_$1_before2_cold_w4 SERVE_ARGS="--http-workers 4" ROUNDS=3 serve
+  TAG=serve_http_$1_after2_w4 SERVE_ARGS="--http-workers 4" ROUNDS=3 serve
 }
+v19_ab() { ab_pairs v19; }        # stop 36: the before is 63bd71a's engine (the count rule alone), the after a burst's last wave admitted once arrivals stop
+v19_ab2() { ab_pair_cold v19; }   # stop 36: v19_ab's pair again on another machine
 soak_h200() {  # issue 13: 128 clients for SOAK_MINUTES against ta serve (4 HTTP workers, full-size synthetic model) started by the
                # soak on v19's caches: warm when the call before it left them on this machine (then 7 minutes by default), cold
                # otherwise (5: a cold start of up to 185 s and the soak fit one 600 s call); $OUT/soak_h200_128x${m}min.json.
@@ -417,6 +428,17 @@ soak_h200() {  # issue 13: 128 clients for SOAK_MINUTES against ta serve (4 HTTP
   timeout $(left) ta bench soak --clients 128 --minutes $m --idle ${SOAK_IDLE:-20} --out "$OUT/soak_h200_128x${m}min.json" \
     --serve-log "$OUT/soak_h200_128x${m}min_serve.log" -- --model $CKPT --synthetic-tokens-per-second $TPS --http-workers 4 2>&1 | quiet | tail -40
 }
+step_pdl() {  # stop 38, issue 11: the served step (this tree, fp32 state) compiled without and then with programmatic dependent
+             # launch in inductor's Triton kernels (TORCHINDUCTOR_ENABLE_PDL=1), one call; each process compiles afresh (the flag
+             # is in inductor's cache key)
+  timeout $(left) python bench/step_profile_h200.py $CKPT "$OUT/step_pdl_off.json" --fp32-only 2>&1 | quiet | grep -v group | tail -5
+  TORCHINDUCTOR_ENABLE_PDL=1 timeout $(left) python bench/step_profile_h200.py $CKPT "$OUT/step_pdl_on.json" --fp32-only 2>&1 | quiet | grep -v group | tail -5
+}
+v20_cold() {  # stop 38: ta serve (4 HTTP workers) with admissions split into bucket-sized passes, on empty caches, 3 rounds a level
+  TORCHINDUCTOR_CACHE_DIR=/tmp/v20/inductor TRITON_CACHE_DIR=/tmp/v20/triton TAG=serve_http_v20_after_cold_w4 SERVE_ARGS="--http-workers 4" ROUNDS=3 serve
+}
+v20_ab() { ab_pairs v20; }        # stop 38: the before is 05fd09b's engine (one pass an admission), the after prefill_split
+v20_ab2() { ab_pair_cold v20; }   # stop 38: v20_ab's pair again on another machine
 build_once() {  # build, unless a call before this one on the same (still warm) machine left the checkpoint
   [ -f $CKPT/config.json ] && echo "reusing $CKPT" || build
 }

@@ -541,14 +541,16 @@ def freeze_heap() -> int:
     return gc.get_freeze_count()
 
 def load_for_serving(settings: Settings) -> DecodeEngine:
-    "Load the checkpoint on the chosen device, then set up (graphs), start and warm the decode engine."
+    "Load the checkpoint on the chosen device (on the CPU, computing with `settings.engine_cpu_threads` threads: this process's torch setting), then set up (graphs), start and warm the decode engine."
     device = pick_device(settings.device)
     quiet_notices(device)
     if device.type == 'cuda' and not fast_decode_kernel() and not settings.allow_slow_kernels:
         raise TaError("the fast Gated DeltaNet kernel (flash-linear-attention) is not available, so decoding would run the slow "
                       "reference code; install ta[cuda] (flash-linear-attention, causal-conv1d) or pass --allow-slow-kernels")
+    if device.type == 'cpu': torch.set_num_threads(settings.engine_cpu_threads)   # the other cores to uploads and HTTP
     model = ASRModel.from_pretrained(settings.model, device=device)
-    log.info('model %s on %s, recurrent state in %s', settings.model, device, settings.state_dtype)
+    log.info('model %s on %s%s, recurrent state in %s', settings.model, device,
+             f' ({torch.get_num_threads()} threads)' if device.type == 'cpu' else '', settings.state_dtype)
     engine = DecodeEngine(model, settings.max_batch_size, settings.graph_mode, settings.synthetic_tokens_per_second or None,
                           state_dtype=settings.state_dtype).setup(log.info)
     warm_up(engine, (1.0, 4.0)[:settings.max_batch_size])

@@ -43,6 +43,7 @@ class Settings(BaseSettings):
     synthetic_tokens_per_second: float = Field(0.0, ge=0, description='benchmarks with random weights only: decode this many new tokens per second of audio, 0 = off (results are synthetic)')
     state_dtype: str = Field('float32', pattern='^(float32|bfloat16)$', description="precision of the Gated DeltaNet recurrent state each decode row keeps: 'float32' (the default) or 'bfloat16' (half the state's memory and bytes per step; every step still computes in fp32)")
     device: str = Field('auto', description="'auto' (cuda if available), 'cuda', 'cpu'")
+    cpu_threads: int = Field(0, ge=0, description="threads a decode engine on the CPU computes with (torch's intra-op threads): 0 = auto, half the cores this process may run on (at least 1), the rest left to uploads, HTTP and the system; unused on CUDA")
     allow_slow_kernels: bool = Field(False, description='serve on CUDA even when the fast fla/causal-conv1d kernels are missing')
     engine_process: str = Field('auto', pattern='^(auto|on|off)$', description="run the decode engine in its own process, so HTTP work never holds the GIL its worker needs: 'on', 'off', or 'auto' (on for CUDA or with --http-workers above 1, the default)")
     http_workers: int = Field(0, ge=0, le=64, description="HTTP worker processes sharing the port, all feeding one engine process, so parsing, uploads and audio decoding use several cores: 0 = auto (4 on CUDA, at most a quarter of the cores; 1 elsewhere), 1 = one process; the in-flight bounds are split between them")
@@ -91,6 +92,11 @@ class Settings(BaseSettings):
 
     @property
     def inflight_audio_limit_s(self) -> float: return self.max_inflight_audio_s or memory_bytes() / 4 / AUDIO_BYTES_PER_S
+
+    @property
+    def engine_cpu_threads(self) -> int:
+        "`cpu_threads`, or half the cores this process may run on, at least 1. On the 2-core CPU machine one thread instead of torch's two halved `/health`'s p50 in a 128-client soak and raised its RTFx by a tenth (nbs/17b_soak, \"Kept: the engine's threads on a CPU\")."
+        return self.cpu_threads or max(1, len(os.sched_getaffinity(0)) // 2)
 
     @property
     def connection_limit(self) -> int:
