@@ -4,6 +4,10 @@
 # clients, alternating torch's two threads (before) and one (after, OMP_NUM_THREADS=1 for the soak and the ta serve it
 # starts). Each record gets `omp_num_threads` added after the run (the soak does not read it).
 #   bash bench/soak_cpu_threads.sh
+# The engine alone, without HTTP load, alternating (TA_CPU_THREADS: the --cpu-threads setting, here with the default below;
+# each record gets `ta_cpu_threads` added after the run):
+#   for r in a b; do for t in 1 2; do TA_CPU_THREADS=$t ta bench --offline --levels 1,8 --rounds 2 --audio fixtures/speech_17s.flac \
+#     --out bench/offline_tiny_cpu_threads${t}_$r.json; done; done
 # Then, with the default that came of it (`--cpu-threads` 0: half the cores, one here), the 10-minute record:
 #   ta bench soak --clients 128 --minutes 10 --out bench/soak_tiny_cpu_128x10min_threads.json -- --device cpu
 set -euo pipefail

@@ -550,7 +550,7 @@ def load_for_serving(settings: Settings) -> DecodeEngine:
     if device.type == 'cpu': torch.set_num_threads(settings.engine_cpu_threads)   # the other cores to uploads and HTTP
     model = ASRModel.from_pretrained(settings.model, device=device)
     log.info('model %s on %s%s, recurrent state in %s', settings.model, device,
-             f' ({torch.get_num_threads()} threads)' if device.type == 'cpu' else '', settings.state_dtype)
+             f' (threads: {torch.get_num_threads()})' if device.type == 'cpu' else '', settings.state_dtype)
     engine = DecodeEngine(model, settings.max_batch_size, settings.graph_mode, settings.synthetic_tokens_per_second or None,
                           state_dtype=settings.state_dtype).setup(log.info)
     warm_up(engine, (1.0, 4.0)[:settings.max_batch_size])
