@@ -59,7 +59,7 @@ def cmd_transcribe(a) -> int:
     audios = [_decode_or_error(f) for f in a.files]                  # bad files are known before the model loads
     good = [x for x in audios if not isinstance(x, TaError)]
     if good:
-        given = {k: v for k, v in dict(model=a.model, device=a.device, state_dtype=a.state_dtype).items() if v is not None}
+        given = {k: v for k, v in dict(model=a.model, device=a.device, state_dtype=a.state_dtype, cpu_threads=a.cpu_threads).items() if v is not None}
         sched = load_for_serving(Settings(**given, allow_slow_kernels=True))
     futures = [x if isinstance(x, TaError) else sched.submit(split_chunks(x)) for x in audios]
     for f, fut, audio in zip(a.files, futures, audios):
@@ -275,6 +275,7 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument('--device', default='auto', help="'auto' (cuda if available), 'cuda' or 'cpu' (default: %(default)s)")
     t.add_argument('--json', action='store_true', help='one JSON object per file: file, text and duration (s), or file and error')
     t.add_argument('--state-dtype', default=None, choices=('float32', 'bfloat16'), help="the decode rows' recurrent state, as `ta serve --state-dtype` (default: float32)")
+    t.add_argument('--cpu-threads', type=int, default=None, help='threads the engine computes with on the CPU, as `ta serve --cpu-threads` (default: half the cores)')
     t.set_defaults(func=cmd_transcribe)
     g = _command(sub, 'space', 'run the Gradio Space (web page) for a ta server')
     g.add_argument('--endpoint-url', default=None, help='ta server URL; omit to transcribe in-process')

@@ -35,12 +35,12 @@ __all__ = ['MAX_SPEAKERS', 'log', 'MAX_INFLATION', 'INFLATE_FLOOR', 'PART_HEADER
            'PUBLISH_INTERVAL_S', 'STAGES', 'transcribe_router', 'health_router', 'stats_router', 'PIPELINE_BYTES',
            'HEAD_KEPT_BYTES', 'docs_router', 'Options', 'parse_options', 'require_ready', 'Episode', 'InFlight',
            'Claim', 'admitted', 'off_loop', 'Deadline', 'read_body', 'decode_content', 'single_valued', 'parse_request',
-           'parse_form', 'quiet_notices', 'freeze_heap', 'load_for_serving', 'start_engine', 'warm_up', 'CounterRows',
-           'publish_counters', 'Engine', 'get_engine', 'check_api_key', 'Word', 'SpeakerTurn', 'Transcription',
-           'ErrorBody', 'decode_upload', 'record', 'undo_content_coding', 'post_transcribe', 'get_health', 'get_stats',
-           'add_error_handlers', 'ConnectionGuard', 'error_shape', 'GuardedH11', 'AmbiguousFraming', 'AllowedHosts',
-           'quiet_floods', 'raise_open_file_limit', 'trim_now', 'trim_memory', 'get_docs', 'get_redoc', 'build_app',
-           'server_config', 'serve', 'launch', 'wait_healthy']
+           'parse_form', 'quiet_notices', 'freeze_heap', 'set_cpu_threads', 'load_for_serving', 'start_engine',
+           'warm_up', 'CounterRows', 'publish_counters', 'Engine', 'get_engine', 'check_api_key', 'Word', 'SpeakerTurn',
+           'Transcription', 'ErrorBody', 'decode_upload', 'record', 'undo_content_coding', 'post_transcribe',
+           'get_health', 'get_stats', 'add_error_handlers', 'ConnectionGuard', 'error_shape', 'GuardedH11',
+           'AmbiguousFraming', 'AllowedHosts', 'quiet_floods', 'raise_open_file_limit', 'trim_now', 'trim_memory',
+           'get_docs', 'get_redoc', 'build_app', 'server_config', 'serve', 'launch', 'wait_healthy']
 
 # %% ../nbs/06_server.ipynb #c008
 @dataclass(frozen=True)
@@ -540,6 +540,13 @@ def freeze_heap() -> int:
     gc.collect(); gc.freeze()
     return gc.get_freeze_count()
 
+def set_cpu_threads(n: int) -> None:
+    "Give this process's torch operations n intra-op threads (the other cores go to uploads and HTTP); more than the cores it may run on is done as asked, with a warning: the threads then take turns."
+    if n > (cores := len(os.sched_getaffinity(0))):
+        log.warning('cpu_threads %d is more than the %d cores this process may run on: the threads will take turns on them, '
+                    'which is slower than %d threads (0 picks half the cores)', n, cores, cores)
+    torch.set_num_threads(n)
+
 def load_for_serving(settings: Settings) -> DecodeEngine:
     "Load the checkpoint on the chosen device (on the CPU, computing with `settings.engine_cpu_threads` threads: this process's torch setting), then set up (graphs), start and warm the decode engine."
     device = pick_device(settings.device)
@@ -547,7 +554,7 @@ def load_for_serving(settings: Settings) -> DecodeEngine:
     if device.type == 'cuda' and not fast_decode_kernel() and not settings.allow_slow_kernels:
         raise TaError("the fast Gated DeltaNet kernel (flash-linear-attention) is not available, so decoding would run the slow "
                       "reference code; install ta[cuda] (flash-linear-attention, causal-conv1d) or pass --allow-slow-kernels")
-    if device.type == 'cpu': torch.set_num_threads(settings.engine_cpu_threads)   # the other cores to uploads and HTTP
+    if device.type == 'cpu': set_cpu_threads(settings.engine_cpu_threads)
     model = ASRModel.from_pretrained(settings.model, device=device)
     log.info('model %s on %s%s, recurrent state in %s', settings.model, device,
              f' (threads: {torch.get_num_threads()})' if device.type == 'cpu' else '', settings.state_dtype)
