@@ -295,6 +295,11 @@ def _settled_stats(engine, chunks: int, timeout_s: float = 1.0) -> dict:
     while engine.stats.chunks < chunks and time.monotonic() < deadline: time.sleep(0.001)
     return {'engine': engine.stats.as_dict()}
 
+def _cpu_threads(scheduler) -> int | None:
+    "The intra-op threads an engine on the CPU computes with (`--cpu-threads`, applied by `load_for_serving`); None on CUDA."
+    import torch
+    return torch.get_num_threads() if scheduler.device.type == 'cpu' else None
+
 def run_offline(audio: str | Path, settings, levels: list[int] = (1, 32, 64, 128), rounds: int = 1,
                 progress: Callable[[dict], None] = lambda level: None) -> dict:
     "The leaderboard method: the model in-process (`settings`: a `ta.server.Settings`), timed from submit to the last result; each level's record also goes to `progress`. Ctrl-C raises `Interrupted` with the levels finished."
@@ -305,7 +310,8 @@ def run_offline(audio: str | Path, settings, levels: list[int] = (1, 32, 64, 128
     t = time.perf_counter()
     scheduler = load_for_serving(settings)
     run = dict(mode='offline', model_settings=settings.model_dump(exclude={'api_key', 'host', 'port'}),
-               model_load_s=round(time.perf_counter() - t, 3), audio=info, warmup=None, levels=[])
+               model_load_s=round(time.perf_counter() - t, 3), device=str(scheduler.device), cpu_threads=_cpu_threads(scheduler),
+               audio=info, warmup=None, levels=[])
     try:
         warm = offline_level(scheduler, chunks, 1)[0][0]
         run['warmup'] = dict(status=warm.status, error=warm.error, latency_s=round(warm.latency_s, 6))
@@ -336,7 +342,8 @@ def table_title(rec: dict) -> str:
     "The conditions of a run, in one paragraph."
     env, a, h = rec.get('environment', {}), rec['audio'], rec.get('health') or {}
     where = (f"server {rec['url']} ({h.get('model')} on {h.get('device')})" if rec['mode'] == 'http'
-             else f"model {rec['model_settings'].get('model')} in-process on {rec['model_settings'].get('device')}")
+             else f"model {rec['model_settings'].get('model')} in-process on {rec.get('device') or rec['model_settings'].get('device')}"
+                  f"{f' (threads: {n})' if (n := rec.get('cpu_threads')) else ''}")
     return (f"ta bench, {rec['mode']} mode, '{rec.get('label')}'{' (SYNTHETIC)' if rec.get('synthetic') else ''}"
             f"{' (PARTIAL: interrupted)' if rec.get('partial') else ''}: "
             f"{env.get('gpu')}, torch {env.get('torch')}, transformers {env.get('transformers')}; {where}; audio {a['file']} "
