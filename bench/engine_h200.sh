@@ -105,6 +105,9 @@
 #   DEADLINE=565 OUT=/tmp/out bash bench/engine_h200.sh build v20_ab2 step_profile  # stop 38, another machine: the pair again
 #                                                            # (before from empty caches, after warm); the step per bucket with
 #                                                            # the state in fp32 and in bf16 (ta's kernel launch, README's open question)
+#   DEADLINE=360 OUT=/tmp/out4 GPU_NBS='09b_engine_process 09c_engine_pool' bash bench/engine_h200.sh gputest  # stop 38: those
+#                                                            # notebooks' cells on the H200 (09b passed; 09c's CPU-engine pool failed:
+#                                                            # causal-conv1d's kernel given CPU tensors, bench/h200/gputest_09c_engine_pool_v20.log)
 # All systems: the synthetic full-size checkpoint (random weights, ta.synthetic), fixtures/speech_17s.flac, 3.3 new tokens
 # per second of audio. Each step stops at the shared deadline (DEADLINE seconds after start).
 set -uo pipefail
