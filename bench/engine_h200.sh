@@ -108,6 +108,8 @@
 #   DEADLINE=360 OUT=/tmp/out4 GPU_NBS='09b_engine_process 09c_engine_pool' bash bench/engine_h200.sh gputest  # stop 38: those
 #                                                            # notebooks' cells on the H200 (09b passed; 09c's CPU-engine pool failed:
 #                                                            # causal-conv1d's kernel given CPU tensors, bench/h200/gputest_09c_engine_pool_v20.log)
+#   DEADLINE=400 OUT=/tmp/out bash bench/engine_h200.sh build overlap  # stop 39, issue 9: an encoder pass on a second CUDA stream
+#                                                            # beside the decode steps, graphs alone (no engine worker): time hidden, hangs
 # All systems: the synthetic full-size checkpoint (random weights, ta.synthetic), fixtures/speech_17s.flac, 3.3 new tokens
 # per second of audio. Each step stops at the shared deadline (DEADLINE seconds after start).
 set -uo pipefail
@@ -442,6 +444,9 @@ v20_cold() {  # stop 38: ta serve (4 HTTP workers) with admissions split into bu
 }
 v20_ab() { ab_pairs v20; }        # stop 38: the before is 05fd09b's engine (one pass an admission), the after prefill_split
 v20_ab2() { ab_pair_cold v20; }   # stop 38: v20_ab's pair again on another machine
+overlap() {  # stop 39, issue 9: the encoder graph on a second stream beside the decode graphs (bench/overlap_h200.py)
+  timeout $(left) python bench/overlap_h200.py $CKPT "$OUT/overlap_h200.json" 2>&1 | quiet | tail -40
+}
 build_once() {  # build, unless a call before this one on the same (still warm) machine left the checkpoint
   [ -f $CKPT/config.json ] && echo "reusing $CKPT" || build
 }
