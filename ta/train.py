@@ -22,11 +22,12 @@ from .tiny import build_tokenizer, write_layout_files
 from .patches.kernels import torch_references
 
 # %% auto #0
-__all__ = ['DEFAULT_VOCAB', 'DEFAULT_DIM', 'REWARM', 'CTC_WEIGHT', 'SHARD_BYTES', 'SAVE_EVERY_S', 'MAX_LOADER_RESTARTS',
-           'LOG_EVERY', 'ARG_HELP', 'default_configs', 'new_model', 'batch_inputs', 'losses', 'SpeechStream',
-           'load_texts', 'test_set', 'held_out_wer', 'voice_test_set', 'piper_test_set', 'flite_test_set', 'lr_at',
-           'TrainArgs', 'unique_tensors', 'save_shards', 'load_shards', 'save_state', 'restore', 'evaluate_state',
-           'export_checkpoint', 'training_corpus', 'train', 'train_parser', 'main']
+__all__ = ['DEFAULT_VOCAB', 'DEFAULT_DIM', 'REWARM', 'CTC_WEIGHT', 'REUSE', 'SHARD_BYTES', 'KEPT_STATE', 'SAVE_EVERY_S',
+           'MAX_LOADER_RESTARTS', 'LOG_EVERY', 'ARG_HELP', 'default_configs', 'new_model', 'batch_inputs', 'losses',
+           'SpeechStream', 'load_texts', 'test_set', 'held_out_wer', 'voice_test_set', 'piper_test_set',
+           'flite_test_set', 'lr_at', 'TrainArgs', 'unique_tensors', 'save_shards', 'load_shards', 'save_state',
+           'restore', 'keep_state', 'evaluate_state', 'export_checkpoint', 'training_corpus', 'train', 'train_parser',
+           'main']
 
 # %% ../nbs/21_train.ipynb #2e77954e
 DEFAULT_VOCAB = 1024      # BPE tokens, specials included: ~1.3 per English word
@@ -87,12 +88,14 @@ def losses(model: ASRModel, clips: list[Tensor], targets: list[list[int]]) -> tu
     return ce, ctc
 
 # %% ../nbs/21_train.ipynb #ca3aa8c4
+REUSE = 2   # batches each synthesised utterance is in, freshly augmented each time: synthesis is most of the loader's CPU
+
 class SpeechStream(torch.utils.data.IterableDataset):
-    "Endless batches of fresh augmented synthetic utterances of `split` (16 kHz float32 clips, token ids), about `batch_seconds` of audio each, rows of similar length together."
+    "Endless batches of augmented synthetic utterances of `split` (16 kHz float32 clips, token ids), about `batch_seconds` of audio each, rows of similar length together; each utterance in `reuse` batches, augmented afresh for each."
     def __init__(self, data: Path, tokenizer, split: str = 'train', batch_seconds: float = 600, seed: int = 0, group: int = 4,
-                 flite_share: float = FLITE_SHARE):
+                 flite_share: float = FLITE_SHARE, reuse: int = REUSE):
         self.data, self.tok, self.split, self.batch_seconds, self.seed, self.group = Path(data), tokenizer, split, batch_seconds, seed, group
-        self.flite_share = flite_share
+        self.flite_share, self.reuse = flite_share, reuse
 
     def __iter__(self):
         info = torch.utils.data.get_worker_info()
@@ -106,7 +109,7 @@ class SpeechStream(torch.utils.data.IterableDataset):
                     u = utterance(tts, texts, self.split, rng, flite=flite, flite_share=self.flite_share); pool.append(u); total += len(u.audio) / SAMPLE_RATE
                 pool.sort(key=lambda u: len(u.audio))
                 cuts = np.linspace(0, len(pool), self.group + 1).astype(int)
-                for i in rng.permutation(self.group):
+                for i in np.concatenate([rng.permutation(self.group) for _ in range(self.reuse)]):
                     if not (us := pool[cuts[i]:cuts[i + 1]]): continue   # fewer utterances than groups
                     yield ([augment(torch.from_numpy(u.audio), rng) for u in us],
                            [self.tok(u.text, add_special_tokens=False).input_ids for u in us])
@@ -179,6 +182,7 @@ class TrainArgs:
     eval_utterances: int = 200 # held-out utterances scored at each evaluation
     dim: int = DEFAULT_DIM     # model width of a new run (a resumed run keeps its own)
     flite_share: float = FLITE_SHARE  # of training utterances spoken by flite (0: espeak-ng only)
+    reuse: int = REUSE         # batches each synthesised utterance is in, augmented afresh each time
     seed: int = 0
 
 # %% ../nbs/21_train.ipynb #d73b24e0
@@ -205,19 +209,19 @@ def load_shards(folder: Path, prefix: str) -> dict[str, Tensor]:
     return {k: v for p in sorted(folder.glob(f'{prefix}-*.safetensors')) for k, v in load_file(p).items()}
 
 # %% ../nbs/21_train.ipynb #95710135
-def save_state(folder: Path, model: ASRModel, meta: dict):
-    "What a later run resumes from: the tokenizer, the fp32 weights and `meta` (step, width, logs). Adam's moments are not kept: they would double what a device call carries."
+def save_state(folder: Path, model: ASRModel, meta: dict, dtype: torch.dtype = torch.float32):
+    "What a later run resumes from: the tokenizer, the weights in `dtype` (fp32; bf16 for the copy git keeps, `keep_state`) and `meta` (step, width, logs). Adam's moments are not kept: they would double what a device call carries."
     tmp, old = folder.with_name(folder.name + '.tmp'), folder.with_name(folder.name + '.old')   # never half a state in `folder`
     shutil.rmtree(tmp, ignore_errors=True); tmp.mkdir(parents=True)
     model.tokenizer.save_pretrained(tmp)
-    save_shards(unique_tensors(model.state_dict()), tmp, 'weights')
+    save_shards({k: v.to(dtype) for k, v in unique_tensors(model.state_dict()).items()}, tmp, 'weights')
     (tmp / 'meta.json').write_text(json.dumps(meta, indent=1))
     shutil.rmtree(old, ignore_errors=True)
     if folder.exists(): folder.rename(old)
     tmp.rename(folder); shutil.rmtree(old, ignore_errors=True)
 
 def restore(folder: Path) -> tuple[ASRModel, dict]:
-    "The fp32 model (on the CPU) and the meta that `save_state` wrote to `folder`. Raises `TaError` for a missing or damaged state."
+    "The fp32 model (on the CPU) and the meta that `save_state` wrote to `folder` (fp32 or bf16 weights). Raises `TaError` for a missing or damaged state."
     if not folder.is_dir(): raise TaError(f'{folder}: no training state there (`python -m ta.train --out DIR` saves one in DIR/state)')
     try:
         meta = json.loads((folder / 'meta.json').read_text())
@@ -227,6 +231,14 @@ def restore(folder: Path) -> tuple[ASRModel, dict]:
     if any(not k.endswith('lm_head.weight') for k in missing):
         raise TaError(f'{folder} is not a complete training state: no weights for {missing[:3]} (a weights-K.safetensors file missing?)')
     return model, meta
+
+KEPT_STATE = Path('bench/train_state')   # the run's state as git keeps it between sessions (bf16 weights, about 10 MB)
+
+def keep_state(state: Path, dest: Path = KEPT_STATE) -> Path:
+    "Copy the training state in `state` to `dest` with its weights in bf16: half the bytes, for git to keep between sessions (a machine's `.train` does not outlive its session). A run resumes from it once it is copied to `--out`/state; its Adam moments start afresh anyway (`REWARM`)."
+    model, meta = restore(state)
+    save_state(dest, model, meta, torch.bfloat16)
+    return dest
 
 def evaluate_state(state: Path, data: Path, n: int = 100) -> dict:
     "Held-out WER of the model saved in `state`: `n` utterances of the held-out espeak-ng voices (half augmented), `n` of flite's held-out voice and `n` of the piper voice."
@@ -269,7 +281,7 @@ def _start(a: TrainArgs, device: str) -> tuple[ASRModel, torch.optim.Optimizer, 
 def _batches(a: TrainArgs, tokenizer, meta: dict):
     "An iterator over `SpeechStream` batches from `a.workers` processes, seeded by the step and the loader restarts so far."
     seed = a.seed * 7919 + meta['step'] + 104_729 * meta.get('loader_restarts', 0)
-    return iter(torch.utils.data.DataLoader(SpeechStream(a.data, tokenizer, batch_seconds=a.batch_seconds, seed=seed, flite_share=a.flite_share), batch_size=None,
+    return iter(torch.utils.data.DataLoader(SpeechStream(a.data, tokenizer, batch_seconds=a.batch_seconds, seed=seed, flite_share=a.flite_share, reuse=a.reuse), batch_size=None,
                                             num_workers=a.workers, prefetch_factor=4 if a.workers else None))
 
 def _step(model: ASRModel, opt: torch.optim.Optimizer, clips: list[Tensor], targets: list[list[int]], lr: float) -> tuple[Tensor, ...]:
@@ -354,13 +366,14 @@ def _evaluate(model: ASRModel, tests: list, meta: dict):
 
 # %% ../nbs/21_train.ipynb #865be914
 def train_parser() -> argparse.ArgumentParser:
-    "`python -m ta.train`'s arguments: those of `TrainArgs`, --export to write a checkpoint from a saved state and --evaluate to score one."
+    "`python -m ta.train`'s arguments: those of `TrainArgs`, --export to write a checkpoint from a saved state, --keep to copy it with bf16 weights and --evaluate to score one."
     p = argparse.ArgumentParser(prog='python -m ta.train', description='Train (or resume) the default model on synthetic speech.',
                                 formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     for f in fields(TrainArgs):
         p.add_argument('--' + f.name.replace('_', '-'), type={'Path': Path, 'int': int, 'float': float}[f.type], help=ARG_HELP[f.name],
                        required=f.default is MISSING, **({} if f.default is MISSING else dict(default=f.default)))
     p.add_argument('--export', type=Path, help='only write the checkpoint of the state in --out/state to this folder')
+    p.add_argument('--keep', type=Path, metavar='DIR', help=f'only copy the state in --out/state to DIR with bf16 weights (git keeps {KEPT_STATE} between sessions)')
     p.add_argument('--evaluate', type=int, metavar='N', help='only score the state in --out/state on N held-out espeak-ng, N flite and N piper utterances, into --out/evaluation.json')
     return p
 
@@ -370,7 +383,8 @@ ARG_HELP = dict(out='the run folder: state/ (resumed from when present), checkpo
                 lr='peak learning rate (finite, above 0)', warmup='warm-up steps of a new run (0 or more)', workers='loader processes (0: in this process)',
                 eval_every='steps between held-out evaluations (at least 1)', eval_utterances='held-out utterances an evaluation scores (at least 1)',
                 dim="model width of a new run, a multiple of the encoder's 4 attention heads (a resumed run keeps its own)",
-                flite_share='share of utterances flite speaks, 0 to 1 (0: espeak-ng only)', seed='seed of the data and the initial weights (0 or more)')
+                flite_share='share of utterances flite speaks, 0 to 1 (0: espeak-ng only)',
+                reuse='batches each synthesised utterance is in, augmented afresh each time (at least 1)', seed='seed of the data and the initial weights (0 or more)')
 
 def _check(p: argparse.ArgumentParser, a: argparse.Namespace):
     "Refuse values the loop cannot run with, through the parser's error (exit code 2)."
@@ -378,19 +392,22 @@ def _check(p: argparse.ArgumentParser, a: argparse.Namespace):
     for name, ok in (('total_steps', a.total_steps >= 1), ('minutes', 0 < a.minutes < math.inf), ('batch_seconds', 1 <= a.batch_seconds < math.inf),
                      ('lr', 0 < a.lr < math.inf), ('warmup', a.warmup >= 0), ('eval_every', a.eval_every >= 1),
                      ('eval_utterances', a.eval_utterances >= 1), ('workers', a.workers >= 0), ('dim', a.dim >= heads and a.dim % heads == 0),
-                     ('flite_share', 0 <= a.flite_share <= 1), ('seed', a.seed >= 0)):
+                     ('flite_share', 0 <= a.flite_share <= 1), ('reuse', a.reuse >= 1), ('seed', a.seed >= 0)):
         if not ok: p.error(f"--{name.replace('_', '-')} {getattr(a, name)}: {ARG_HELP[name]}")
     if a.evaluate is not None and a.evaluate < 1: p.error(f'--evaluate {a.evaluate}: N must be at least 1')
     if a.out.exists() and not a.out.is_dir(): p.error(f'--out {a.out}: a file, not a folder ({ARG_HELP["out"]})')
     if a.export and a.export.exists() and not a.export.is_dir(): p.error(f'--export {a.export}: a file, not a folder')
-    if a.export and a.export.resolve().is_relative_to((a.out / 'state').resolve()):
-        p.error(f"--export {a.export}: inside the run's state folder {a.out / 'state'}; export somewhere else")
+    for flag, path in (('export', a.export), ('keep', a.keep)):
+        if path and path.resolve().is_relative_to((a.out / 'state').resolve()):
+            p.error(f"--{flag} {path}: inside the run's state folder {a.out / 'state'}; write it somewhere else")
+    if a.keep and a.keep.exists() and not a.keep.is_dir(): p.error(f'--keep {a.keep}: a file, not a folder')
 
 def main(argv: list[str] | None = None) -> int:
-    "`python -m ta.train`: train or resume per the arguments, `--export` a saved state as a checkpoint folder, or `--evaluate` it. Exit code 0 when done, 1 for an error (its message on stderr; a run that made steps saved its state first), 2 for bad arguments, 143 when SIGTERM stopped the run (its state saved)."
+    "`python -m ta.train`: train or resume per the arguments, `--export` a saved state as a checkpoint folder, `--keep` it with bf16 weights, or `--evaluate` it. Exit code 0 when done, 1 for an error (its message on stderr; a run that made steps saved its state first), 2 for bad arguments, 143 when SIGTERM stopped the run (its state saved)."
     p = train_parser(); a = p.parse_args(argv); _check(p, a)
     try:
         if a.export: print(export_checkpoint(restore(a.out / 'state')[0], a.export)); return 0
+        if a.keep: print(keep_state(a.out / 'state', a.keep)); return 0
         if a.evaluate is not None:
             r = evaluate_state(a.out / 'state', a.data, a.evaluate)
             (a.out / 'evaluation.json').write_text(json.dumps(r, indent=1)); print(json.dumps(r)); return 0
