@@ -256,9 +256,9 @@ def decode_step(decoder, pool: RowPool, stop_ids: Tensor, pad_id: int, ngram: in
 
 # %% ../nbs/09_engine.ipynb #c019
 def _kernel_or_reference(module: str, name: str, x: Tensor):
-    "Function `name` of the modeling module `module` for tensors like `x`: on CUDA as bound there (transformers points it at causal-conv1d's or fla's kernel where installed), on CPU the torch reference under its wrapper (the kernels refuse CPU tensors: `--device cpu` on a GPU machine)."
+    "Function `name` of the modeling module `module` for tensors like `x`: on CUDA as bound there (transformers points it at causal-conv1d's or fla's kernel where installed, and a CUDA engine's compile binds the kernel itself, nbs/11_fast_kernels), on CPU the torch reference under transformers' wrapper, the one that binding replaced included (`.reference`): the kernels refuse CPU tensors, as with `--device cpu` on a GPU machine or a CPU engine beside a CUDA one."
     f = getattr(sys.modules[module], name)
-    return f if x.is_cuda else inspect.unwrap(f)
+    return f if x.is_cuda else inspect.unwrap(getattr(f, 'reference', None) or f)
 
 @torch.library.custom_op('ta::causal_conv_prefill', mutates_args=())
 def causal_conv_prefill(x: Tensor, weight: Tensor, bias: Tensor | None, activation: str, module: str) -> Tensor:

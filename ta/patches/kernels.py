@@ -60,12 +60,12 @@ def import_kernel(name: str) -> Callable | None:
     try: return getattr(importlib.import_module(mod), fn)
     except Exception: return None
 
-def direct_call(kernel: Callable) -> Callable:
-    "Call `kernel` with the keyword arguments it declares: the wrapper's job without its exporting check."
+def direct_call(kernel: Callable, reference: Callable | None = None) -> Callable:
+    "Call `kernel` with the keyword arguments it declares: the wrapper's job without its exporting check. `reference`, what the name called before (transformers' kernel-or-reference wrapper), is kept as `call.reference` for tensors the kernel refuses: a CPU engine in a process whose CUDA engine bound the kernel (`ta.engine._kernel_or_reference`)."
     params = {n for n, p in inspect.signature(kernel).parameters.items()
               if p.kind not in (p.VAR_KEYWORD, p.VAR_POSITIONAL)}
     def call(*args, **kwargs): return kernel(*args, **{k: v for k, v in kwargs.items() if k in params})
-    call.fast_kernel = kernel  # marks a binding as fast (`fast_kernels_active`)
+    call.fast_kernel, call.reference = kernel, reference  # fast_kernel marks a binding as fast (`fast_kernels_active`)
     call.__name__ = call.__qualname__ = f"direct_{kernel.__name__}"
     return call
 
@@ -84,7 +84,7 @@ def use_fast_kernels_under_compile(model: torch.nn.Module) -> dict[str, str]:
             if getattr(cur, "fast_kernel", None) is None:
                 kernel = resolved_kernel(cur) or (import_kernel(name) if torch.cuda.is_available() else None)
                 if kernel is None: continue  # nothing fast to bind (CPU, or the package is missing)
-                rebind(mod, name, direct_call(kernel), "fast_kernels")
+                rebind(mod, name, direct_call(kernel, cur), "fast_kernels")
             bound[name] = _qualname(getattr(mod, name))
     return bound
 
