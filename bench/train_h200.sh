@@ -7,9 +7,9 @@
 #   writes the checkpoint folder.
 #   RUN=/tmp/trainrun (stop 39): the run folder on the GPU machine, outside the carried .train, so a call sent within 30 s
 #   of the last (the machine still warm) resumes the state that call left there without carrying it; a fresh machine
-#   starts from the carried .train/run/state. Between sessions git keeps the state with bf16 weights:
+#   starts from the carried .train/run/state, or else from bench/train_state: git keeps the state there between sessions,
+#   with bf16 weights (11 MB), so a session's first call needs no state carried (.train alone: 22 MB beside the tree):
 #   here, at a session's end:  python -m ta.train --out .train/run --keep bench/train_state
-#   here, at the next start:   mkdir -p .train/run && cp -r bench/train_state .train/run/state
 set -euo pipefail
 if [ "${1:-}" = --unpack ]; then   # into a new folder first: the state it replaces is the only copy of the steps before
   [ -d "${2:-}" ] && compgen -G "$2/state.tar.part-*" >/dev/null || { echo "usage: $0 --unpack <folder with state.tar.part-*>" >&2; exit 2; }
@@ -33,7 +33,8 @@ flite -voice awb -t "flite works." -o /tmp/flite/check.wav && ls -la /tmp/flite/
 nvidia-smi --query-gpu=name,memory.used --format=csv,noheader; nproc
 if [ "$profile" = profile ]; then python3 bench/train_profile_h200.py --out "$OUT/train_profile.json" 2>&1 | grep -av --line-buffered '^\[transformers\]' | head -45 || true; fi
 run=${RUN:-.train/run}
-if [ ! -d "$run/state" ] && [ -d .train/run/state ]; then mkdir -p "$run" && cp -r .train/run/state "$run/"; fi
+for kept in .train/run/state bench/train_state; do   # a warm machine's own state first, then the carried one, then git's
+  if [ ! -d "$run/state" ] && [ -d "$kept" ]; then mkdir -p "$run" && cp -r "$kept" "$run/state"; fi; done
 [ -d "$run/state" ] && echo "resuming $run/state: step $(python3 -c "import json; print(json.load(open('$run/state/meta.json'))['step'])")"
 left=$((deadline - SECONDS - 25))   # 25 s to pack the state
 timeout -s TERM -k 20 "$left" python3 -m ta.train --out "$run" --minutes "$minutes" "${extra[@]}" 2>&1 |
