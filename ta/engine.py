@@ -25,10 +25,11 @@ from .patches.gqa import decode_attention
 # %% auto #0
 __all__ = ['BUCKETS', 'PREFILL_BUCKETS', 'ADMIT_MIN_CHUNKS', 'ADMIT_MAX_WAIT', 'ADMIT_QUIET_STEPS', 'ADMIT_QUIET_SHARE',
            'MAX_CHUNK_SECONDS', 'WARMUP_STEPS', 'MIN_COMPILED_ROWS', 'FAIR_RESERVE_DIVISOR', 'PASS_COST_ROWS',
-           'STATE_DTYPES', 'ARGMAX_PARTS', 'MAX_FRAMES', 'TUNE_TIMEOUT_S', 'SYNTHETIC_TOKENS_PER_SECOND', 'GraphMode',
-           'buckets_for', 'compiled_sizes', 'bucket_table', 'prefill_splits', 'prefill_split', 'fair_reserve',
-           'fast_decode_kernel', 'ban_repeated_ngrams_', 'RowPool', 'new_pool', 'rows_view', 'fuse_projections_',
-           'project', 'mlp', 'attention_step', 'linear_attention_step', 'argmax_rows', 'sample', 'decode_step',
+           'STATE_DTYPES', 'ARGMAX_PARTS', 'KERNEL_PACKAGES', 'MAX_FRAMES', 'TUNE_TIMEOUT_S',
+           'SYNTHETIC_TOKENS_PER_SECOND', 'GraphMode', 'buckets_for', 'compiled_sizes', 'bucket_table',
+           'prefill_splits', 'prefill_split', 'fair_reserve', 'fast_decode_kernel', 'ban_repeated_ngrams_', 'RowPool',
+           'new_pool', 'rows_view', 'fuse_projections_', 'project', 'mlp', 'attention_step', 'linear_attention_step',
+           'argmax_rows', 'sample', 'decode_step', 'causal_conv_reference', 'delta_rule_reference',
            'causal_conv_prefill', 'chunk_delta_rule_prefill', 'attention_prefill', 'linear_attention_prefill',
            'prefill_layer', 'prefill_states', 'write_rows', 'prefill', 'EncoderGraph', 'chunk_frames', 'tf32_matmuls',
            'depthwise_conv_taps', 'encoder_block', 'regional_encode', 'capture_encoder', 'PrefillGraph', 'encode_with',
@@ -255,10 +256,37 @@ def decode_step(decoder, pool: RowPool, stop_ids: Tensor, pad_id: int, ngram: in
     sample(pool, decoder.lm_head(m.norm(x)), stop_ids, pad_id, ngram)
 
 # %% ../nbs/09_engine.ipynb #c019
+KERNEL_PACKAGES = ('causal_conv1d', 'fla')   # packages whose kernels refuse CPU tensors
+
+def causal_conv_reference(x: Tensor, weight: Tensor, bias: Tensor | None = None, activation: str | None = None, **kwargs) -> Tensor:
+    "Depthwise causal convolution of x [B, C, L] (channels first, as `causal_conv1d_fn` takes it) with weight [C, K] and bias [C], then SiLU for `activation` 'silu' or 'swish': [B, C, L] in x's dtype. ta's own torch code for CPU tensors, where the modeling module's name is bound to a kernel (`_kernel_or_reference`)."
+    if activation not in (None, 'silu', 'swish'): raise ValueError(f'causal_conv_reference: activation {activation!r}, not silu')
+    y = F.conv1d(F.pad(x.to(weight.dtype), (weight.shape[1] - 1, 0)), weight[:, None], bias, groups=x.shape[1])
+    return (y if activation is None else F.silu(y)).to(x.dtype)
+
+def delta_rule_reference(q: Tensor, k: Tensor, v: Tensor, g: Tensor, beta: Tensor, initial_state: Tensor | None = None,
+                         output_final_state: bool = True, **kwargs) -> tuple[Tensor, Tensor]:
+    "The gated delta rule token by token in fp32 from `initial_state` (zero when None), q and k L2-normalised already: q, k [B, L, H, dk], v [B, L, H, dv], g (log decay) and beta [B, L, H] -> o [B, L, H, dv] in v's dtype and the final state [B, H, dk, dv] fp32. Per token: S = exp(g) S; S += k (beta (v - S^T k))^T; o = S^T q / sqrt(dk), the recurrence transformers' references compute. ta's own code for CPU tensors, like `causal_conv_reference`; slower than a chunked form (7.7 against 2.2 ms a layer for 240 tokens of the trained default on one CPU core), so used only where no torch reference is found."
+    B, L, H, dk = k.shape
+    q, k, v, g, beta = (t.transpose(1, 2).float() for t in (q, k, v, g, beta))   # [B, H, L, ...]
+    q = q / dk ** 0.5
+    state = q.new_zeros(B, H, dk, v.shape[-1]) if initial_state is None else initial_state.float().clone()
+    out = torch.empty_like(v)
+    for t in range(L):
+        state = state * g[:, :, t, None, None].exp()
+        delta = (v[:, :, t] - torch.einsum('bhkv,bhk->bhv', state, k[:, :, t])) * beta[:, :, t, None]
+        state = state + k[:, :, t, :, None] * delta[:, :, None, :]
+        out[:, :, t] = torch.einsum('bhkv,bhk->bhv', state, q[:, :, t])
+    return out.transpose(1, 2).to(v.dtype), state
+
+_OWN_REFERENCES = {'causal_conv1d_fn': causal_conv_reference, 'torch_chunk_gated_delta_rule': delta_rule_reference}
+
 def _kernel_or_reference(module: str, name: str, x: Tensor):
-    "Function `name` of the modeling module `module` for tensors like `x`: on CUDA as bound there (transformers points it at causal-conv1d's or fla's kernel where installed, and a CUDA engine's compile binds the kernel itself, nbs/11_fast_kernels), on CPU the torch reference under transformers' wrapper, the one that binding replaced included (`.reference`): the kernels refuse CPU tensors, as with `--device cpu` on a GPU machine or a CPU engine beside a CUDA one."
+    "Function `name` of the modeling module `module` for tensors like `x`. On CUDA as bound there (transformers points it at causal-conv1d's or fla's kernel where installed; a CUDA engine's compile binds the kernel itself, nbs/11_fast_kernels). On CPU the torch reference under transformers' wrapper, or under the binding a compile replaced (`.reference`); and where that is still a kernel's (its module in `KERNEL_PACKAGES`), ta's own (`causal_conv_reference`, `delta_rule_reference`). The kernels refuse CPU tensors: `--device cpu` on a GPU machine, or a CPU engine beside a CUDA one."
     f = getattr(sys.modules[module], name)
-    return f if x.is_cuda else inspect.unwrap(getattr(f, 'reference', None) or f)
+    if x.is_cuda: return f
+    f = inspect.unwrap(getattr(f, 'reference', None) or f)
+    return _OWN_REFERENCES[name] if (getattr(f, '__module__', None) or '').split('.')[0] in KERNEL_PACKAGES else f
 
 @torch.library.custom_op('ta::causal_conv_prefill', mutates_args=())
 def causal_conv_prefill(x: Tensor, weight: Tensor, bias: Tensor | None, activation: str, module: str) -> Tensor:
