@@ -17,10 +17,10 @@ from .features import SAMPLE_RATE
 
 # %% auto #0
 __all__ = ['ENGLISH', 'VARIANTS', 'HELD_OUT_ACCENT', 'HELD_OUT_VARIANTS', 'ESPEAK_RATE', 'FLITE_VOICES', 'HELD_OUT_FLITE',
-           'FLITE_SHARE', 'HELD_OUT_BOOKS', 'MAX_CRASHES_IN_A_ROW', 'PIPER_VOICE', 'voices', 'Espeak',
-           'SynthesisCrashed', 'IsolatedEspeak', 'FliteFailed', 'Flite', 'read_lines', 'read_kjv', 'read_words',
-           'word_salad', 'number_sentence', 'Texts', 'add_reverb', 'add_noise', 'telephone', 'augment', 'Utterance',
-           'utterance', 'Piper']
+           'FLITE_SHARE', 'HELD_OUT_BOOKS', 'SPEED_SHARE', 'SPEED_RANGE', 'MAX_CRASHES_IN_A_ROW', 'PIPER_VOICE',
+           'voices', 'Espeak', 'SynthesisCrashed', 'IsolatedEspeak', 'FliteFailed', 'Flite', 'read_lines', 'read_kjv',
+           'read_words', 'word_salad', 'number_sentence', 'Texts', 'add_reverb', 'add_noise', 'telephone', 'augment',
+           'change_speed', 'speed_perturb', 'Utterance', 'utterance', 'Piper']
 
 # %% ../nbs/20_corpus.ipynb #8aa230e3
 ENGLISH = ['en-us', 'en', 'en-gb-x-rp', 'en-gb-scotland', 'en-gb-x-gbclan', 'en-gb-x-gbcwmd', 'en-us-nyc', 'en-029']
@@ -276,6 +276,20 @@ def augment(x: Tensor, rng: np.random.Generator) -> Tensor:
     if rng.random() < 0.1: x = telephone(x)
     if rng.random() < 0.7: x = add_noise(x, rng, float(rng.uniform(5, 40)), float(rng.choice([0.0, 1.0, 2.0])))
     return x * (float(rng.uniform(0.05, 1.0)) / (x.abs().max() + 1e-6))
+
+# %% ../nbs/20_corpus.ipynb #speed2
+SPEED_SHARE, SPEED_RANGE = 0.6, (0.85, 1.15)   # training clips sped up or slowed down, and by how much (`speed_perturb`)
+
+def change_speed(x: Tensor, factor: float) -> Tensor:
+    "`x` [n] (16 kHz float32, any device) played `factor` times as fast: about n / `factor` samples, every frequency (pitch and formants) times `factor`. Resampled by soxr on the CPU."
+    y = soxr.resample(x.cpu().numpy(), SAMPLE_RATE * factor, SAMPLE_RATE)
+    return torch.from_numpy(np.ascontiguousarray(y, dtype=np.float32)).to(x.device)
+
+def speed_perturb(x: Tensor, rng: np.random.Generator, max_s: float = 18.0) -> Tensor:
+    "`x` [n] at a random speed (`SPEED_SHARE` of the time; a factor from `SPEED_RANGE`, raised where the clip would last over `max_s` seconds), else as it is: a training clip's other vocal tract."
+    if rng.random() >= SPEED_SHARE: return x
+    lo, hi = SPEED_RANGE
+    return change_speed(x, float(rng.uniform(max(lo, len(x) / (max_s * SAMPLE_RATE)), hi)))
 
 # %% ../nbs/20_corpus.ipynb #0cfc4a59
 @dataclass

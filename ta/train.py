@@ -13,7 +13,7 @@ import torch.nn.functional as F
 from torch import Tensor
 from safetensors.torch import save_file, load_file
 from transformers import PreTrainedTokenizerFast, GraniteSpeech5EncoderConfig, GraniteSpeech5Encoder, Qwen3_5TextConfig, Qwen3_5ForCausalLM
-from .corpus import Flite, IsolatedEspeak, FLITE_SHARE, HELD_OUT_FLITE, Piper, PIPER_VOICE, Texts, Utterance, read_kjv, read_words, number_sentence, utterance, augment
+from .corpus import Flite, IsolatedEspeak, FLITE_SHARE, HELD_OUT_FLITE, Piper, PIPER_VOICE, Texts, Utterance, read_kjv, read_words, number_sentence, utterance, augment, speed_perturb
 from .eval import normalize, row_errors, corpus_wer
 from .features import SAMPLE_RATE, batch_clip_features
 from .errors import TaError
@@ -91,7 +91,7 @@ def losses(model: ASRModel, clips: list[Tensor], targets: list[list[int]]) -> tu
 REUSE = 2   # batches each synthesised utterance is in, freshly augmented each time: synthesis is most of the loader's CPU
 
 class SpeechStream(torch.utils.data.IterableDataset):
-    "Endless batches of augmented synthetic utterances of `split` (16 kHz float32 clips, token ids), about `batch_seconds` of audio each, rows of similar length together; each utterance in `reuse` batches, augmented afresh for each."
+    "Endless batches of augmented synthetic utterances of `split` (16 kHz float32 clips, token ids), about `batch_seconds` of audio each, rows of similar length together; each utterance in `reuse` batches, augmented afresh for each (its speed, `speed_perturb`, then room, band, noise and level, `augment`)."
     def __init__(self, data: Path, tokenizer, split: str = 'train', batch_seconds: float = 600, seed: int = 0, group: int = 4,
                  flite_share: float = FLITE_SHARE, reuse: int = REUSE):
         self.data, self.tok, self.split, self.batch_seconds, self.seed, self.group = Path(data), tokenizer, split, batch_seconds, seed, group
@@ -111,7 +111,7 @@ class SpeechStream(torch.utils.data.IterableDataset):
                 cuts = np.linspace(0, len(pool), self.group + 1).astype(int)
                 for i in np.concatenate([rng.permutation(self.group) for _ in range(self.reuse)]):
                     if not (us := pool[cuts[i]:cuts[i + 1]]): continue   # fewer utterances than groups
-                    yield ([augment(torch.from_numpy(u.audio), rng) for u in us],
+                    yield ([augment(speed_perturb(torch.from_numpy(u.audio), rng), rng) for u in us],
                            [self.tok(u.text, add_special_tokens=False).input_ids for u in us])
 
 def load_texts(data: Path) -> Texts:
