@@ -4,7 +4,7 @@
 
 # %% ../nbs/21_train.ipynb #f1edb7f7
 from __future__ import annotations
-import argparse, json, math, os, shutil, signal, sys, threading, time
+import argparse, json, math, os, re, shutil, signal, sys, threading, time
 from dataclasses import MISSING, dataclass, fields
 from pathlib import Path
 import numpy as np
@@ -22,12 +22,12 @@ from .tiny import build_tokenizer, write_layout_files
 from .patches.kernels import torch_references
 
 # %% auto #0
-__all__ = ['DEFAULT_VOCAB', 'DEFAULT_DIM', 'REWARM', 'CTC_WEIGHT', 'REUSE', 'SHARD_BYTES', 'KEPT_STATE', 'SAVE_EVERY_S',
-           'MAX_LOADER_RESTARTS', 'LOG_EVERY', 'ARG_HELP', 'default_configs', 'new_model', 'batch_inputs', 'losses',
-           'SpeechStream', 'load_texts', 'test_set', 'held_out_wer', 'voice_test_set', 'piper_test_set',
-           'flite_test_set', 'lr_at', 'TrainArgs', 'unique_tensors', 'save_shards', 'load_shards', 'save_state',
-           'restore', 'keep_state', 'evaluate_state', 'export_checkpoint', 'training_corpus', 'train', 'train_parser',
-           'main']
+__all__ = ['DEFAULT_VOCAB', 'DEFAULT_DIM', 'MAX_NEW_TOKENS', 'REWARM', 'CTC_WEIGHT', 'REUSE', 'SHARD_BYTES', 'KEPT_STATE',
+           'SAVE_EVERY_S', 'MAX_LOADER_RESTARTS', 'LOG_EVERY', 'ARG_HELP', 'STATE_FILES', 'default_configs',
+           'new_model', 'batch_inputs', 'losses', 'SpeechStream', 'load_texts', 'test_set', 'held_out_wer',
+           'voice_test_set', 'piper_test_set', 'flite_test_set', 'lr_at', 'TrainArgs', 'unique_tensors', 'save_shards',
+           'load_shards', 'save_state', 'readable', 'restore', 'keep_state', 'evaluate_state', 'export_checkpoint',
+           'training_corpus', 'train', 'train_parser', 'main']
 
 # %% ../nbs/21_train.ipynb #2e77954e
 DEFAULT_VOCAB = 1024      # BPE tokens, specials included: ~1.3 per English word
@@ -43,7 +43,9 @@ def default_configs(vocab: int = DEFAULT_VOCAB, d: int = DEFAULT_DIM) -> tuple[G
                             tie_word_embeddings=True, max_position_embeddings=8192, eos_token_id=0, pad_token_id=0)
     return enc, dec
 
-def new_model(tokenizer, d: int = DEFAULT_DIM, max_new_tokens: int = 96) -> ASRModel:
+MAX_NEW_TOKENS = 192   # a chunk's cap: 18 s at espeak-ng's fastest training pace (260 words a minute) is 78 words, about 170 of this tokenizer's tokens (2.2 a word)
+
+def new_model(tokenizer, d: int = DEFAULT_DIM, max_new_tokens: int = MAX_NEW_TOKENS) -> ASRModel:
     "A randomly initialised trained-default model in fp32, ready to train."
     enc_cfg, dec_cfg = default_configs(len(tokenizer), d)
     config = ASRConfig(audio_model_id='encoder', text_model_id='decoder', audio_config=enc_cfg.to_dict(),
@@ -115,10 +117,12 @@ class SpeechStream(torch.utils.data.IterableDataset):
                            [self.tok(u.text, add_special_tokens=False).input_ids for u in us])
 
 def load_texts(data: Path) -> Texts:
-    "The training texts in `data` (made by `bench/train_data.sh`): kjv.txt.gz (verses) and words.txt.gz (a word list). Raises `TaError` when they are missing or empty."
+    "The training texts in `data` (made by `bench/train_data.sh`): kjv.txt.gz (verses) and words.txt.gz (a word list). Raises `TaError` when they are missing, damaged or empty."
     if not ((data / 'kjv.txt.gz').is_file() and (data / 'words.txt.gz').is_file()):
         raise TaError(f'{data} lacks kjv.txt.gz or words.txt.gz: build it with `bash bench/train_data.sh`')
-    texts = Texts(read_kjv(data / 'kjv.txt.gz'), read_words(data / 'words.txt.gz'))
+    try: texts = Texts(read_kjv(data / 'kjv.txt.gz'), read_words(data / 'words.txt.gz'))
+    except (OSError, EOFError, UnicodeDecodeError) as e:   # a damaged or cut-off gzip file
+        raise TaError(f'{data}: cannot read kjv.txt.gz or words.txt.gz ({type(e).__name__}: {e}); rebuild it with `bash bench/train_data.sh`') from e
     if not (texts.verses['train'] and texts.verses['test'] and texts.words):
         raise TaError(f'{data}: no verses or no words read; rebuild it with `bash bench/train_data.sh`')
     return texts
@@ -132,14 +136,14 @@ def test_set(data: Path, n: int = 200, seed: int = 1234) -> list:
     return utts
 
 @torch.no_grad()
-def held_out_wer(model: ASRModel, utts: list, batch: int = 50) -> dict:
-    "Greedy transcripts of `utts` by `model`: corpus WER (Whisper-normalised) overall, on clean and on augmented rows, and a few examples."
+def held_out_wer(model: ASRModel, utts: list, batch: int = 50, halves: bool = True) -> dict:
+    "Greedy transcripts of `utts` by `model`: corpus WER (Whisper-normalised) overall, with `halves` also on the clean (even) and augmented (odd) rows as `test_set` lays them out, and a few examples."
     model.eval()
     hyps = [h for i in range(0, len(utts), batch) for h in model.transcribe_clips([u.audio for u in utts[i:i + batch]])]
     model.train()
     rows = [row_errors(normalize(u.text), normalize(h)) for u, h in zip(utts, hyps)]
-    return dict(wer=corpus_wer(rows), wer_clean=corpus_wer(rows[0::2]), wer_augmented=corpus_wer(rows[1::2]),
-                examples=[dict(ref=u.text, hyp=h, voice=u.voice) for u, h in list(zip(utts, hyps))[:4]])
+    split = dict(wer_clean=corpus_wer(rows[0::2]), wer_augmented=corpus_wer(rows[1::2])) if halves else {}
+    return dict(wer=corpus_wer(rows), **split, examples=[dict(ref=u.text, hyp=h, voice=u.voice) for u, h in list(zip(utts, hyps))[:4]])
 
 # %% ../nbs/21_train.ipynb #68e055b8
 def voice_test_set(say, voice: str, data: Path, n: int = 100, seed: int = 4321, max_s: float = 18.0) -> list[Utterance]:
@@ -216,18 +220,28 @@ def save_state(folder: Path, model: ASRModel, meta: dict, dtype: torch.dtype = t
     model.tokenizer.save_pretrained(tmp)
     save_shards({k: v.to(dtype) for k, v in unique_tensors(model.state_dict()).items()}, tmp, 'weights')
     (tmp / 'meta.json').write_text(json.dumps(meta, indent=1))
+    readable(tmp)
     shutil.rmtree(old, ignore_errors=True)
     if folder.exists(): folder.rename(old)
     tmp.rename(folder); shutil.rmtree(old, ignore_errors=True)
+
+def readable(folder: Path):
+    "Give the safetensors files under `folder` the permissions the umask allows: safetensors 0.8 writes them owner-only (0600), so a server under another account could not read a checkpoint."
+    os.umask(mask := os.umask(0o022))   # read the umask back
+    for f in folder.rglob('*.safetensors'): f.chmod(0o666 & ~mask)
 
 def restore(folder: Path) -> tuple[ASRModel, dict]:
     "The fp32 model (on the CPU) and the meta that `save_state` wrote to `folder` (fp32 or bf16 weights). Raises `TaError` for a missing or damaged state."
     if not folder.is_dir(): raise TaError(f'{folder}: no training state there (`python -m ta.train --out DIR` saves one in DIR/state)')
     try:
         meta = json.loads((folder / 'meta.json').read_text())
+        if not (isinstance(meta, dict) and isinstance(meta.get('step'), int) and meta['step'] >= 0 and isinstance(meta.get('dim', DEFAULT_DIM), int)):
+            raise ValueError('meta.json lacks a step count (an integer from 0) or has a width that is not an integer')
         model = new_model(PreTrainedTokenizerFast.from_pretrained(folder), meta.get('dim', DEFAULT_DIM))
         missing = model.load_state_dict(load_shards(folder, 'weights'), strict=False).missing_keys
-    except Exception as e: raise TaError(f'{folder} is not a complete training state: {type(e).__name__}: {e}') from e
+    except Exception as e:   # one line, at most 300 characters: a width mismatch lists every tensor
+        reason = ' '.join(f'{type(e).__name__}: {e}'.split())
+        raise TaError(f'{folder} is not a complete training state: {reason[:300]}' + ('...' if len(reason) > 300 else '')) from e
     if any(not k.endswith('lm_head.weight') for k in missing):
         raise TaError(f'{folder} is not a complete training state: no weights for {missing[:3]} (a weights-K.safetensors file missing?)')
     return model, meta
@@ -237,14 +251,14 @@ KEPT_STATE = Path('bench/train_state')   # the run's state as git keeps it betwe
 def keep_state(state: Path, dest: Path = KEPT_STATE) -> Path:
     "Copy the training state in `state` to `dest` with its weights in bf16: half the bytes, for git to keep between sessions (a machine's `.train` does not outlive its session). A run resumes from it once it is copied to `--out`/state; its Adam moments start afresh anyway (`REWARM`)."
     model, meta = restore(state)
-    save_state(dest, model, meta, torch.bfloat16)
+    save_state(dest.resolve(), model, meta, torch.bfloat16)   # resolved: `dest` may be '.'
     return dest
 
 def evaluate_state(state: Path, data: Path, n: int = 100) -> dict:
     "Held-out WER of the model saved in `state`: `n` utterances of the held-out espeak-ng voices (half augmented), `n` of flite's held-out voice and `n` of the piper voice."
     model, meta = restore(state)
     return dict(step=meta['step'], espeak_held_out=held_out_wer(model, test_set(data, n)),
-                flite_held_out=held_out_wer(model, flite_test_set(data, n)), piper=held_out_wer(model, piper_test_set(data, n)))
+                flite_held_out=held_out_wer(model, flite_test_set(data, n), halves=False), piper=held_out_wer(model, piper_test_set(data, n), halves=False))
 
 # %% ../nbs/21_train.ipynb #0edf1901
 def export_checkpoint(model: ASRModel, out: Path, dtype: torch.dtype = torch.bfloat16) -> Path:
@@ -255,6 +269,7 @@ def export_checkpoint(model: ASRModel, out: Path, dtype: torch.dtype = torch.bfl
         m.save_pretrained(out / sub, state_dict={k: v.to(dtype) for k, v in m.state_dict().items()})
     save_file({f'projector.{k}': v.float().cpu().contiguous() for k, v in model.projector.state_dict().items()}, out / 'model.safetensors')
     write_layout_files(out, model.config.to_dict())
+    readable(out)
     return out
 
 # %% ../nbs/21_train.ipynb #1bd51989
@@ -297,17 +312,18 @@ def _step(model: ASRModel, opt: torch.optim.Optimizer, clips: list[Tensor], targ
     return ce.detach(), ctc.detach(), norm.detach()
 
 def train(a: TrainArgs, stop: threading.Event | None = None) -> dict:
-    "Train (or resume) the default model on fresh synthetic speech for `a.minutes`, or until `stop` is set (`main` sets it on SIGTERM); save the state and export the checkpoint to `a.out`. An error after a step saves the state, then is raised."
+    "Train (or resume) the default model on fresh synthetic speech for `a.minutes`, or until `stop` is set (`main` sets it on SIGTERM); save the state and export the checkpoint to `a.out`. An error after a step saves the state, then is raised; so does Ctrl-C (`KeyboardInterrupt`), after the export."
     device, stop = 'cuda' if torch.cuda.is_available() else 'cpu', stop or threading.Event()
     torch.manual_seed(a.seed)
     model, opt, meta = _start(a, device)
     tests, first = test_set(a.data, a.eval_utterances), meta['step']
     # transformers' torch Gated DeltaNet, never fla's chunked kernel even where fla is installed: its backward refuses
     # Triton 3.4-3.7.0 on Hopper (bench/h200/train_fla_backward_refused.log), and every step so far ran the torch code
+    interrupted = False
     try:
         with torch_references(model): _loop(a, model, opt, meta, tests, stop)
         if not stop.is_set(): _evaluate(model, tests, meta)
-    except KeyboardInterrupt: print('interrupted: saving the state', flush=True)   # Ctrl-C
+    except KeyboardInterrupt: print('interrupted: saving the state', flush=True); interrupted = True   # Ctrl-C
     except Exception as e:
         if not (stop.is_set() and _loader_failed(e)):   # a worker's death from the SIGTERM that stopped the run is no error
             if meta['step'] > first:
@@ -317,6 +333,7 @@ def train(a: TrainArgs, stop: threading.Event | None = None) -> dict:
     save_state(a.out / 'state', model, meta)
     export_checkpoint(model, a.out / 'checkpoint')
     print(f"step {meta['step']}: state in {a.out / 'state'}, checkpoint in {a.out / 'checkpoint'}", flush=True)
+    if interrupted: raise KeyboardInterrupt   # saved: the caller still learns it was cut short (`main` exits 130)
     return meta
 
 SAVE_EVERY_S = 120   # the state is also saved this often: a device call killed at its limit loses at most this much
@@ -372,9 +389,10 @@ def train_parser() -> argparse.ArgumentParser:
     for f in fields(TrainArgs):
         p.add_argument('--' + f.name.replace('_', '-'), type={'Path': Path, 'int': int, 'float': float}[f.type], help=ARG_HELP[f.name],
                        required=f.default is MISSING, **({} if f.default is MISSING else dict(default=f.default)))
-    p.add_argument('--export', type=Path, help='only write the checkpoint of the state in --out/state to this folder')
-    p.add_argument('--keep', type=Path, metavar='DIR', help=f'only copy the state in --out/state to DIR with bf16 weights (git keeps {KEPT_STATE} between sessions)')
-    p.add_argument('--evaluate', type=int, metavar='N', help='only score the state in --out/state on N held-out espeak-ng, N flite and N piper utterances, into --out/evaluation.json')
+    only = p.add_mutually_exclusive_group()   # each does one thing instead of training
+    only.add_argument('--export', type=Path, help='only write the checkpoint of the state in --out/state to this folder')
+    only.add_argument('--keep', type=Path, metavar='DIR', help=f'only copy the state in --out/state to DIR with bf16 weights (git keeps {KEPT_STATE} between sessions); DIR must be new or an older kept state, which it replaces')
+    only.add_argument('--evaluate', type=int, metavar='N', help='only score the state in --out/state on N held-out espeak-ng, N flite and N piper utterances, into --out/evaluation.json')
     return p
 
 ARG_HELP = dict(out='the run folder: state/ (resumed from when present), checkpoint/, evaluation.json',
@@ -384,7 +402,7 @@ ARG_HELP = dict(out='the run folder: state/ (resumed from when present), checkpo
                 eval_every='steps between held-out evaluations (at least 1)', eval_utterances='held-out utterances an evaluation scores (at least 1)',
                 dim="model width of a new run, a multiple of the encoder's 4 attention heads (a resumed run keeps its own)",
                 flite_share='share of utterances flite speaks, 0 to 1 (0: espeak-ng only)',
-                reuse='batches each synthesised utterance is in, augmented afresh each time (at least 1)', seed='seed of the data and the initial weights (0 or more)')
+                reuse='batches each synthesised utterance is in, augmented afresh each time (at least 1)', seed='seed of the data and the initial weights (0 to 2^63 - 1)')
 
 def _check(p: argparse.ArgumentParser, a: argparse.Namespace):
     "Refuse values the loop cannot run with, through the parser's error (exit code 2)."
@@ -392,18 +410,31 @@ def _check(p: argparse.ArgumentParser, a: argparse.Namespace):
     for name, ok in (('total_steps', a.total_steps >= 1), ('minutes', 0 < a.minutes < math.inf), ('batch_seconds', 1 <= a.batch_seconds < math.inf),
                      ('lr', 0 < a.lr < math.inf), ('warmup', a.warmup >= 0), ('eval_every', a.eval_every >= 1),
                      ('eval_utterances', a.eval_utterances >= 1), ('workers', a.workers >= 0), ('dim', a.dim >= heads and a.dim % heads == 0),
-                     ('flite_share', 0 <= a.flite_share <= 1), ('reuse', a.reuse >= 1), ('seed', a.seed >= 0)):
+                     ('flite_share', 0 <= a.flite_share <= 1), ('reuse', a.reuse >= 1), ('seed', 0 <= a.seed < 2 ** 63)):
         if not ok: p.error(f"--{name.replace('_', '-')} {getattr(a, name)}: {ARG_HELP[name]}")
     if a.evaluate is not None and a.evaluate < 1: p.error(f'--evaluate {a.evaluate}: N must be at least 1')
     if a.out.exists() and not a.out.is_dir(): p.error(f'--out {a.out}: a file, not a folder ({ARG_HELP["out"]})')
     if a.export and a.export.exists() and not a.export.is_dir(): p.error(f'--export {a.export}: a file, not a folder')
     for flag, path in (('export', a.export), ('keep', a.keep)):
-        if path and path.resolve().is_relative_to((a.out / 'state').resolve()):
+        if not path: continue
+        if path.resolve().is_relative_to((a.out / 'state').resolve()):
             p.error(f"--{flag} {path}: inside the run's state folder {a.out / 'state'}; write it somewhere else")
-    if a.keep and a.keep.exists() and not a.keep.is_dir(): p.error(f'--keep {a.keep}: a file, not a folder')
+        if (up := next(q for q in path.resolve().parents if q.exists())) and not up.is_dir():
+            p.error(f'--{flag} {path}: {up} is a file, not a folder')
+    if a.keep: _check_keep(p, a.keep)
+
+STATE_FILES = {'meta.json', 'tokenizer.json', 'tokenizer_config.json', 'special_tokens_map.json', 'chat_template.jinja'}   # besides weights-K.safetensors
+
+def _check_keep(p: argparse.ArgumentParser, keep: Path):
+    "`--keep` replaces its folder: refuse one that holds anything but a training state, and the side folders a replacement would clear."
+    if keep.exists() and not keep.is_dir(): p.error(f'--keep {keep}: a file, not a folder')
+    if keep.is_dir() and (other := sorted(f.name for f in keep.iterdir() if f.name not in STATE_FILES and not re.fullmatch(r'weights-\d+\.safetensors', f.name))):
+        p.error(f'--keep {keep}: holds {", ".join(other[:3])}, not only a training state; --keep replaces the folder, so name a new one')
+    for side in (keep.resolve().with_name(keep.resolve().name + s) for s in ('.tmp', '.old')):
+        if side.exists(): p.error(f'--keep {keep}: {side} exists (left by a save that was cut short?); move it away first')
 
 def main(argv: list[str] | None = None) -> int:
-    "`python -m ta.train`: train or resume per the arguments, `--export` a saved state as a checkpoint folder, `--keep` it with bf16 weights, or `--evaluate` it. Exit code 0 when done, 1 for an error (its message on stderr; a run that made steps saved its state first), 2 for bad arguments, 143 when SIGTERM stopped the run (its state saved)."
+    "`python -m ta.train`: train or resume per the arguments, `--export` a saved state as a checkpoint folder, `--keep` it with bf16 weights, or `--evaluate` it. Exit code 0 when done, 1 for an error (its message on stderr; a run that made steps saved its state first), 2 for bad arguments, 143 when SIGTERM stopped the run and 130 when Ctrl-C did (its state saved either way)."
     p = train_parser(); a = p.parse_args(argv); _check(p, a)
     try:
         if a.export: print(export_checkpoint(restore(a.out / 'state')[0], a.export)); return 0
@@ -416,6 +447,7 @@ def main(argv: list[str] | None = None) -> int:
         try: train(TrainArgs(**{f.name: getattr(a, f.name) for f in fields(TrainArgs)}), stop)
         finally: signal.signal(signal.SIGTERM, old)
         return 128 + signal.SIGTERM if stop.is_set() else 0
+    except KeyboardInterrupt: return 128 + signal.SIGINT   # Ctrl-C: the run saved its state first
     except TaError as e: print(f'python -m ta.train: error: {e.message}', file=sys.stderr); return 1
 
 # %% ../nbs/21_train.ipynb #b470df7a
