@@ -285,6 +285,8 @@ def _failure(err: str, head: bytes, upload: bool = True) -> TaError:
     if text is not None:
         if _URL.match(text): return NotAudio(f"{it} is a URL ({text.strip()!r}), and URLs are not fetched; " + (
             "send the audio file's bytes instead, e.g. `curl --data-binary @file.wav ...`" if upload else "download the audio and give its path"))
+        if text.lstrip().upper().startswith('#EXTM3U'):   # an HLS or M3U playlist: the hls demuxer is refused, so ffmpeg saw text
+            return NotAudio(f"{it} is an M3U or HLS playlist, which names other files or URLs, and those are not fetched; {send}")
         return NotAudio(f"{it} is text, not audio (it starts with {text!r}); {send}")
     return NotAudio(f"not a recognised audio or video format ({reason}); {'send' if upload else 'use'} wav, flac, mp3, ogg, opus, "
                     f"m4a, aac, webm, mp4 or aiff, or {_FIX}")
