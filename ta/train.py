@@ -237,6 +237,7 @@ def restore(folder: Path) -> tuple[ASRModel, dict]:
         meta = json.loads((folder / 'meta.json').read_text())
         if not (isinstance(meta, dict) and isinstance(meta.get('step'), int) and meta['step'] >= 0 and isinstance(meta.get('dim', DEFAULT_DIM), int)):
             raise ValueError('meta.json lacks a step count (an integer from 0) or has a width that is not an integer')
+        if not (folder / 'tokenizer.json').is_file(): raise FileNotFoundError(f'no tokenizer.json in {folder}')   # else the tokenizer's own hint misleads
         model = new_model(PreTrainedTokenizerFast.from_pretrained(folder), meta.get('dim', DEFAULT_DIM))
         missing = model.load_state_dict(load_shards(folder, 'weights'), strict=False).missing_keys
     except Exception as e:   # one line, at most 300 characters: a width mismatch lists every tensor
