@@ -110,6 +110,8 @@
 #                                                            # causal-conv1d's kernel given CPU tensors, bench/h200/gputest_09c_engine_pool_v20.log)
 #   DEADLINE=400 OUT=/tmp/out bash bench/engine_h200.sh build overlap  # stop 39, issue 9: an encoder pass on a second CUDA stream
 #                                                            # beside the decode steps, graphs alone (no engine worker): time hidden, hangs
+#   DEADLINE=190 GPU_NBS=09c_engine_pool bash bench/engine_h200.sh gputest  # stop 40 (carry .gpu): failed as in stop 38; the
+#                                                            # call was the notebook's CPU reference (ASRModel.generate), fixed in nbs/04
 # All systems: the synthetic full-size checkpoint (random weights, ta.synthetic), fixtures/speech_17s.flac, 3.3 new tokens
 # per second of audio. Each step stops at the shared deadline (DEADLINE seconds after start).
 set -uo pipefail
@@ -129,7 +131,7 @@ quiet() { grep -v -i "warn\|falling back"; }
 
 gputest() {  # the engine notebooks with their #| gpu cells (bench/run_nb.py: the machine has no nbdev; fastcore travels in .gpu),
              # each also written executed, with what its cells printed and plotted, to $OUT/NB.ipynb
-  for nb in ${GPU_NBS:-09_engine}; do timeout $(left) python bench/run_nb.py nbs/$nb.ipynb "$OUT/$nb.ipynb" 2>&1 | quiet | tail -15 | tee "$OUT/gputest_$nb.log"; done
+  for nb in ${GPU_NBS:-09_engine}; do timeout $(left) python bench/run_nb.py nbs/$nb.ipynb "$OUT/$nb.ipynb" 2>&1 | quiet | tee "$OUT/gputest_$nb.log" | tail -15; done  # the whole log kept: a traceback's start says where
 }
 bg_gputest() {  # gputest beside the next steps (while a server compiles: the GPU has room for both)
   gputest > "$OUT/gputest_bg.txt" 2>&1 &

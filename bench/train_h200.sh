@@ -10,6 +10,7 @@
 #   starts from the carried .train/run/state, or else from bench/train_state: git keeps the state there between sessions,
 #   with bf16 weights (11 MB), so a session's first call needs no state carried (.train alone: 22 MB beside the tree):
 #   here, at a session's end:  python -m ta.train --out .train/run --keep bench/train_state
+#   stop 40: RUN=/tmp/trainrun DEADLINE=575 ... 9.5 twice (cold, then warm), then DEADLINE=400 ... 9.5 (warm): steps 3,161-7,099
 set -euo pipefail
 if [ "${1:-}" = --unpack ]; then   # into a new folder first: the state it replaces is the only copy of the steps before
   [ -d "${2:-}" ] && compgen -G "$2/state.tar.part-*" >/dev/null || { echo "usage: $0 --unpack <folder with state.tar.part-*>" >&2; exit 2; }

@@ -8,7 +8,7 @@ from pathlib import Path
 import torch
 from torch.profiler import profile, ProfilerActivity
 from ta.train import restore, new_model, build_tokenizer, SpeechStream, _step, DEFAULT_VOCAB
-from ta.patches.kernels import torch_references
+from ta.model import torch_references
 
 p = argparse.ArgumentParser()
 p.add_argument('--state', type=Path, default=Path('.train/run/state'))

@@ -4,9 +4,12 @@
 
 # %% ../nbs/04_model.ipynb #c002
 from __future__ import annotations
-import json, re, shutil
+import inspect, json, re, shutil, sys, threading
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field, fields, asdict
 from pathlib import Path
+from types import ModuleType
+from typing import Callable
 import numpy as np
 import torch
 from torch import nn, Tensor
@@ -20,10 +23,11 @@ from .features import clip_features, pad_features, SAMPLE_RATE, N_FFT, WIN_LENGT
 from .tiny import TINY_DIR, TRANSCRIBE_PROMPT
 
 # %% auto #0
-__all__ = ['ENCODER_RENAMES', 'DECODER_RENAMES', 'VOCAB_MULTIPLE', 'ASRConfig', 'Projector', 'resolve_dir', 'read_weights',
-           'padded_vocab', 'load_base', 'ASRModel', 'prompt_ids', 'projector_state', 'encode_features', 'encode',
-           'embed_prompts', 'generate', 'truncate_repetition', 'drop_controls', 'clean_text', 'decode_text',
-           'transcribe_features', 'transcribe_clips', 'save_pretrained']
+__all__ = ['ENCODER_RENAMES', 'DECODER_RENAMES', 'VOCAB_MULTIPLE', 'FAST_KERNELS', 'ASRConfig', 'Projector', 'resolve_dir',
+           'read_weights', 'padded_vocab', 'load_base', 'ASRModel', 'prompt_ids', 'projector_state', 'encode_features',
+           'encode', 'embed_prompts', 'gated_deltanet_modules', 'resolved_kernel', 'torch_references', 'generate',
+           'truncate_repetition', 'drop_controls', 'clean_text', 'decode_text', 'transcribe_features',
+           'transcribe_clips', 'save_pretrained']
 
 # %% ../nbs/04_model.ipynb #c005
 @dataclass
@@ -255,14 +259,56 @@ def embed_prompts(self, audio: list[Tensor]) -> tuple[Tensor, Tensor]:
     return embeds, mask
 ASRModel.embed_prompts = embed_prompts
 
+# %% ../nbs/04_model.ipynb #c032b
+FAST_KERNELS = {  # name in the modeling module -> (module, function) of the kernel transformers' wrapper resolves
+    'torch_recurrent_gated_delta_rule': ('fla.ops.gated_delta_rule', 'fused_recurrent_gated_delta_rule'),
+    'torch_chunk_gated_delta_rule': ('fla.ops.gated_delta_rule', 'chunk_gated_delta_rule'),
+    'causal_conv1d_update': ('causal_conv1d', 'causal_conv1d_update'),
+    'causal_conv1d_fn': ('causal_conv1d', 'causal_conv1d_fn'),
+}
+
+def gated_deltanet_modules(model: nn.Module) -> list[ModuleType]:
+    "The modeling modules that define the model's Gated DeltaNet layers (e.g. `modeling_qwen3_5`)."
+    names = {type(m).__module__ for m in model.modules() if type(m).__name__.endswith('GatedDeltaNet')}
+    return [sys.modules[n] for n in sorted(names)]
+
+def resolved_kernel(wrapper: Callable) -> Callable | None:
+    "The kernel transformers' kernel-or-reference `wrapper` resolved at import, None if it resolved only the reference."
+    try: cv = inspect.getclosurevars(wrapper).nonlocals
+    except TypeError: return None
+    impl, ref = cv.get('implementation'), cv.get('torch_function')
+    return impl if impl is not None and impl is not ref else None
+
+_BOUND: dict[tuple[str, str], list] = {}   # (module, name) -> [the wrapper the torch code replaced, blocks inside]
+_BOUND_LOCK = threading.Lock()
+
+@contextmanager
+def torch_references(model: nn.Module):
+    "Within the block, transformers' kernel-or-reference wrappers of `model`'s Gated DeltaNet modules call their torch code (other bindings, such as a compile's, are left alone). Process-wide; blocks in several threads or nested share one binding, undone when the last one ends."
+    keys = []
+    with _BOUND_LOCK:
+        for mod in gated_deltanet_modules(model):
+            for name in FAST_KERNELS:
+                key, fn = (mod.__name__, name), getattr(mod, name, None)
+                if key not in _BOUND and fn is not None and resolved_kernel(fn) is not None:   # a wrapper holding a kernel
+                    _BOUND[key] = [fn, 0]; setattr(mod, name, inspect.getclosurevars(fn).nonlocals['torch_function'])
+                if key in _BOUND: _BOUND[key][1] += 1; keys.append(key)
+    try: yield
+    finally:
+        with _BOUND_LOCK:
+            for key in keys:
+                _BOUND[key][1] -= 1
+                if not _BOUND[key][1]: setattr(sys.modules[key[0]], key[1], _BOUND.pop(key)[0])
+
 # %% ../nbs/04_model.ipynb #c034
 @torch.inference_mode()
 def generate(self, embeds: Tensor, mask: Tensor, max_new_tokens: int | None = None, cache_implementation: str | None = None) -> list[list[int]]:
-    "Greedy token ids per row, stop token excluded. `embeds` `[B, L, D]`, `mask` `[B, L]` from `embed_prompts`; `cache_implementation='static'` is transformers' static cache (compiled on CUDA)."
+    "Greedy token ids per row, stop token excluded. `embeds` `[B, L, D]`, `mask` `[B, L]` from `embed_prompts`; `cache_implementation='static'` is transformers' static cache (compiled on CUDA). On the CPU inside `torch_references`."
     gc = GenerationConfig(do_sample=False, num_beams=1, max_new_tokens=max_new_tokens or self.config.max_new_tokens,
                           no_repeat_ngram_size=self.config.no_repeat_ngram_size, eos_token_id=self.stop_token_ids,
                           pad_token_id=self.pad_token_id, cache_implementation=cache_implementation)
-    out = self.decoder.generate(inputs_embeds=embeds, attention_mask=mask, generation_config=gc)
+    with torch_references(self.decoder) if embeds.device.type == 'cpu' else nullcontext():
+        out = self.decoder.generate(inputs_embeds=embeds, attention_mask=mask, generation_config=gc)
     return [_until_stop(row.tolist(), self.stop_token_ids) for row in out]
 ASRModel.generate = generate
 

@@ -17,9 +17,8 @@ from .corpus import Flite, IsolatedEspeak, FLITE_SHARE, HELD_OUT_FLITE, Piper, P
 from .eval import normalize, row_errors, corpus_wer
 from .features import SAMPLE_RATE, batch_clip_features
 from .errors import TaError
-from .model import ASRModel, ASRConfig, Projector
+from .model import ASRModel, ASRConfig, Projector, torch_references
 from .tiny import build_tokenizer, write_layout_files
-from .patches.kernels import torch_references
 
 # %% auto #0
 __all__ = ['DEFAULT_VOCAB', 'DEFAULT_DIM', 'MAX_NEW_TOKENS', 'REWARM', 'CTC_WEIGHT', 'REUSE', 'SHARD_BYTES', 'KEPT_STATE',

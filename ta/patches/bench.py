@@ -74,7 +74,7 @@ def compile_step(fn: Callable, mode: str = "reduce-overhead") -> Callable:
 def _on_device(model):
     "Kernels as bound on CUDA; transformers' torch references for a model elsewhere (fla would reject CPU tensors)."
     if model.device.type == "cuda": return contextlib.nullcontext()
-    from ta.patches.kernels import torch_references
+    from ta.model import torch_references
     return torch_references(model)
 
 @dataclass

@@ -4,16 +4,14 @@
 
 # %% ../../nbs/11_fast_kernels.ipynb #c002
 from __future__ import annotations
-import importlib, inspect, sys
-from contextlib import contextmanager
-from types import ModuleType
+import importlib, inspect
 from typing import Callable
 import torch
+from ..model import FAST_KERNELS, gated_deltanet_modules, resolved_kernel
 
 # %% auto #0
-__all__ = ['FAST_KERNELS', 'exporting_under_compile', 'rebind', 'restore', 'gated_deltanet_modules', 'resolved_kernel',
-           'import_kernel', 'direct_call', 'use_fast_kernels_under_compile', 'kernel_bindings', 'fast_kernels_active',
-           'torch_references']
+__all__ = ['exporting_under_compile', 'rebind', 'restore', 'import_kernel', 'direct_call', 'use_fast_kernels_under_compile',
+           'kernel_bindings', 'fast_kernels_active']
 
 # %% ../../nbs/11_fast_kernels.ipynb #c005
 def exporting_under_compile() -> bool:
@@ -23,12 +21,6 @@ def exporting_under_compile() -> bool:
     return bool(probe(torch.zeros(1)).item() == 1)
 
 # %% ../../nbs/11_fast_kernels.ipynb #c010
-FAST_KERNELS = {  # name in the modeling module -> (module, function) of the kernel transformers falls back from
-    "torch_recurrent_gated_delta_rule": ("fla.ops.gated_delta_rule", "fused_recurrent_gated_delta_rule"),
-    "torch_chunk_gated_delta_rule": ("fla.ops.gated_delta_rule", "chunk_gated_delta_rule"),
-    "causal_conv1d_update": ("causal_conv1d", "causal_conv1d_update"),
-    "causal_conv1d_fn": ("causal_conv1d", "causal_conv1d_fn"),
-}
 _UNDO: dict[str, list[Callable]] = {}  # patch name -> functions restoring what it replaced
 
 def rebind(obj, name: str, new, patch: str) -> None:
@@ -41,19 +33,7 @@ def restore(patch: str) -> None:
     "Undo every `rebind` made under `patch`, newest first."
     for undo in reversed(_UNDO.pop(patch, [])): undo()
 
-def gated_deltanet_modules(model: torch.nn.Module) -> list[ModuleType]:
-    "The modeling modules that define the model's Gated DeltaNet layers (e.g. `modeling_qwen3_5`)."
-    names = {type(m).__module__ for m in model.modules() if type(m).__name__.endswith("GatedDeltaNet")}
-    return [sys.modules[n] for n in sorted(names)]
-
 # %% ../../nbs/11_fast_kernels.ipynb #c011
-def resolved_kernel(wrapper: Callable) -> Callable | None:
-    "The kernel transformers' kernel-or-reference `wrapper` resolved at import, None if it resolved only the reference."
-    try: cv = inspect.getclosurevars(wrapper).nonlocals
-    except TypeError: return None
-    impl, ref = cv.get("implementation"), cv.get("torch_function")
-    return impl if impl is not None and impl is not ref else None
-
 def import_kernel(name: str) -> Callable | None:
     "The package kernel for modeling-module function `name`, None where it is not installed (always on CPU)."
     mod, fn = FAST_KERNELS[name]
@@ -106,17 +86,3 @@ def fast_kernels_active(model: torch.nn.Module) -> bool:
     mods = gated_deltanet_modules(model)
     return bool(mods) and all(getattr(getattr(m, n, None), "fast_kernel", None) is not None
                               for m in mods for n in FAST_KERNELS if hasattr(m, n))
-
-# %% ../../nbs/11_fast_kernels.ipynb #c014
-@contextmanager
-def torch_references(model: torch.nn.Module):
-    "Within the block, transformers' kernel-or-reference wrappers of `model`'s modules call the torch reference."
-    swapped = []
-    for mod in gated_deltanet_modules(model):
-        for name in FAST_KERNELS:
-            fn = getattr(mod, name, None)
-            if fn is not None and resolved_kernel(fn) is not None:  # a transformers wrapper holding a kernel
-                swapped.append((mod, name, fn)); setattr(mod, name, inspect.getclosurevars(fn).nonlocals["torch_function"])
-    try: yield
-    finally:
-        for mod, name, fn in reversed(swapped): setattr(mod, name, fn)

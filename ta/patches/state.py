@@ -9,7 +9,8 @@ from typing import Callable
 import torch
 from torch import Tensor
 from transformers import cache_utils
-from .kernels import gated_deltanet_modules, rebind, restore
+from ..model import gated_deltanet_modules
+from .kernels import rebind, restore
 
 # %% auto #0
 __all__ = ['gated_delta_step_', 'CONV_BLOCK', 'gdn_conv_step_', 'l2norm', 'reference_step_', 'fla_step_',
