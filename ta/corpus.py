@@ -17,10 +17,10 @@ from .features import SAMPLE_RATE
 
 # %% auto #0
 __all__ = ['ENGLISH', 'VARIANTS', 'HELD_OUT_ACCENT', 'HELD_OUT_VARIANTS', 'ESPEAK_RATE', 'FLITE_VOICES', 'HELD_OUT_FLITE',
-           'FLITE_SHARE', 'HELD_OUT_BOOKS', 'SPEED_SHARE', 'SPEED_RANGE', 'MAX_CRASHES_IN_A_ROW', 'PIPER_VOICE',
-           'voices', 'Espeak', 'SynthesisCrashed', 'IsolatedEspeak', 'FliteFailed', 'Flite', 'read_lines', 'read_kjv',
-           'read_words', 'word_salad', 'number_sentence', 'Texts', 'add_reverb', 'add_noise', 'telephone', 'augment',
-           'change_speed', 'speed_perturb', 'Utterance', 'utterance', 'Piper']
+           'FLITE_SHARE', 'HELD_OUT_BOOKS', 'SPEED_SHARE', 'SPEED_RANGE', 'PASSAGE_SHARE', 'MAX_CRASHES_IN_A_ROW',
+           'PIPER_VOICE', 'voices', 'Espeak', 'SynthesisCrashed', 'IsolatedEspeak', 'FliteFailed', 'Flite',
+           'read_lines', 'read_kjv', 'read_words', 'word_salad', 'number_sentence', 'Texts', 'add_reverb', 'add_noise',
+           'telephone', 'augment', 'change_speed', 'speed_perturb', 'Utterance', 'passage', 'utterance', 'Piper']
 
 # %% ../nbs/20_corpus.ipynb #8aa230e3
 ENGLISH = ['en-us', 'en', 'en-gb-x-rp', 'en-gb-scotland', 'en-gb-x-gbclan', 'en-gb-x-gbcwmd', 'en-us-nyc', 'en-029']
@@ -299,36 +299,53 @@ class Utterance:
     text: str           # what the model should write
     voice: str          # espeak-ng's name, or flite:<voice>, or PIPER_VOICE
 
-def _espeak_voice(tts: Espeak | IsolatedEspeak, split: str, rng: np.random.Generator):
-    "A random espeak-ng voice of `split` and how it speaks a text (its pace, pitch, range and pauses drawn per text)."
+def _espeak_voice(tts: Espeak | IsolatedEspeak, split: str, rng: np.random.Generator, steady: bool = False):
+    "A random espeak-ng voice of `split` and how it speaks a text: its pace, pitch, range and pauses drawn per text, or once (`steady`: a passage's verses in one manner)."
     vs = voices(split)
     voice = vs[rng.integers(len(vs))]
-    return voice, lambda text: tts.say(text, voice, int(rng.integers(120, 260)), int(rng.integers(20, 80)),
-                                       int(rng.integers(20, 90)), int(rng.integers(0, 4)))
+    manner = lambda: (int(rng.integers(120, 260)), int(rng.integers(20, 80)), int(rng.integers(20, 90)), int(rng.integers(0, 4)))
+    fixed = manner() if steady else None
+    return voice, lambda text: tts.say(text, voice, *(fixed or manner()))
 
-def _flite_voice(flite: Flite, split: str, rng: np.random.Generator):
-    "A random flite voice of `split` and how it speaks a text (its pace drawn per text)."
+def _flite_voice(flite: Flite, split: str, rng: np.random.Generator, steady: bool = False):
+    "A random flite voice of `split` and how it speaks a text: its pace drawn per text, or once (`steady`)."
     vs = FLITE_VOICES if split == 'train' else [HELD_OUT_FLITE]
     voice = vs[rng.integers(len(vs))]
-    return f'flite:{voice}', lambda text: flite.say(text, voice, float(rng.uniform(0.75, 1.35)))
+    fixed = float(rng.uniform(0.75, 1.35)) if steady else None
+    return f'flite:{voice}', lambda text: flite.say(text, voice, fixed or float(rng.uniform(0.75, 1.35)))
+
+PASSAGE_SHARE = 0.3   # of training utterances (`SpeechStream`): verses in a row, as many as fit into a chunk (`passage`)
+
+def passage(verses: list[str], rng: np.random.Generator, say, max_s: float = 18.0) -> tuple[np.ndarray, str] | None:
+    "Verses in a row from a random one of `verses`, each spoken by `say(text) -> 16 kHz float32 [n]`, 0.2-0.6 s of silence between, while they fit into `max_s` seconds: the audio and the text (verses joined by spaces), None when the first alone does not fit. A verse whose length, estimated from the samples per character so far, would not fit is not spoken."
+    limit, i = int(max_s * SAMPLE_RATE), int(rng.integers(len(verses)))
+    parts, said, n = [], [], 0
+    while i < len(verses):
+        gap = np.zeros(int(rng.uniform(0.2, 0.6) * SAMPLE_RATE) if said else 0, np.float32)
+        if said and n + len(gap) + len(verses[i]) * n / len(' '.join(said)) > limit: break
+        if n + len(gap) + len(x := say(verses[i])) > limit: break
+        parts += [gap, x]; said.append(verses[i]); n += len(gap) + len(x); i += 1
+    return (np.concatenate(parts), ' '.join(said)) if said else None
 
 MAX_CRASHES_IN_A_ROW = 3   # `utterance` raises at this many failed draws in a row: at one in 10,000 draws, a synthesiser is then broken, not unlucky
 _log = logging.getLogger('ta.corpus')
 
 def utterance(tts: Espeak | IsolatedEspeak, texts: Texts, split: str, rng: np.random.Generator, max_s: float = 18.0,
-              flite: Flite | None = None, flite_share: float = FLITE_SHARE) -> Utterance:
-    "A random sentence of `split` in a random voice of `split` (espeak-ng's; with `flite`, flite's `flite_share` of the time), at most `max_s` seconds. A draw that `tts` crashed on or flite failed on is logged and drawn again; `TaError` after `MAX_CRASHES_IN_A_ROW` in a row."
+              flite: Flite | None = None, flite_share: float = FLITE_SHARE, passage_share: float = 0.0) -> Utterance:
+    "A random sentence of `split` in a random voice of `split` (espeak-ng's; with `flite`, flite's `flite_share` of the time), or `passage_share` of the time verses in a row (`passage`), at most `max_s` seconds. A draw that `tts` crashed on or flite failed on is logged and drawn again; `TaError` after `MAX_CRASHES_IN_A_ROW` in a row. With `passage_share` 0 it draws what it drew before passages existed (the held-out sets stay the same)."
     for _ in range(MAX_CRASHES_IN_A_ROW):
-        try: return _draw(tts, texts, split, rng, max_s, flite, flite_share)
+        try: return _draw(tts, texts, split, rng, max_s, flite, flite_share, passage_share)
         except SynthesisCrashed as e: _log.warning('%s (crash %d of this synthesiser): another sentence and voice drawn', e, tts.crashes)
         except FliteFailed as e: _log.warning('%s: another sentence and voice drawn', e)
     raise TaError(f'espeak-ng crashed or flite failed on {MAX_CRASHES_IN_A_ROW} utterances in a row')
 
 def _draw(tts: Espeak | IsolatedEspeak, texts: Texts, split: str, rng: np.random.Generator, max_s: float, flite: Flite | None,
-          flite_share: float) -> Utterance:
-    "One try of `utterance`: a voice, then sentences of at most 40, 20 and 10 words until one fits into `max_s` seconds."
+          flite_share: float, passage_share: float = 0.0) -> Utterance:
+    "One try of `utterance`: a voice, then a passage (`passage_share` of the time) or sentences of at most 40, 20 and 10 words until one fits into `max_s` seconds."
     use_flite = flite is not None and rng.random() < flite_share
-    voice, say = _flite_voice(flite, split, rng) if use_flite else _espeak_voice(tts, split, rng)
+    steady = bool(passage_share) and rng.random() < passage_share   # no draw at share 0: the stream of draws stays as it was
+    voice, say = _flite_voice(flite, split, rng, steady) if use_flite else _espeak_voice(tts, split, rng, steady)
+    if steady and (p := passage(texts.verses[split], rng, say, max_s)): return Utterance(*p, voice)
     for words in (40, 20, 10):
         text = texts.sentence(split, rng, words)
         if len(x := say(text)) <= max_s * SAMPLE_RATE: return Utterance(x, text, voice)

@@ -13,7 +13,7 @@ import torch.nn.functional as F
 from torch import Tensor
 from safetensors.torch import save_file, load_file
 from transformers import PreTrainedTokenizerFast, GraniteSpeech5EncoderConfig, GraniteSpeech5Encoder, Qwen3_5TextConfig, Qwen3_5ForCausalLM
-from .corpus import Flite, IsolatedEspeak, FLITE_SHARE, HELD_OUT_FLITE, Piper, PIPER_VOICE, Texts, Utterance, read_kjv, read_words, number_sentence, utterance, augment, speed_perturb
+from .corpus import Flite, IsolatedEspeak, FLITE_SHARE, HELD_OUT_FLITE, Piper, PIPER_VOICE, Texts, Utterance, read_kjv, read_words, number_sentence, utterance, augment, speed_perturb, PASSAGE_SHARE
 from .eval import normalize, row_errors, corpus_wer
 from .features import SAMPLE_RATE, batch_clip_features
 from .errors import TaError
@@ -24,9 +24,9 @@ from .tiny import build_tokenizer, write_layout_files
 __all__ = ['DEFAULT_VOCAB', 'DEFAULT_DIM', 'MAX_NEW_TOKENS', 'REWARM', 'CTC_WEIGHT', 'REUSE', 'SHARD_BYTES', 'KEPT_STATE',
            'SAVE_EVERY_S', 'MAX_LOADER_RESTARTS', 'LOG_EVERY', 'ARG_HELP', 'STATE_FILES', 'default_configs',
            'new_model', 'batch_inputs', 'losses', 'SpeechStream', 'load_texts', 'test_set', 'held_out_wer',
-           'voice_test_set', 'piper_test_set', 'flite_test_set', 'lr_at', 'TrainArgs', 'unique_tensors', 'save_shards',
-           'load_shards', 'save_state', 'readable', 'restore', 'keep_state', 'evaluate_state', 'export_checkpoint',
-           'training_corpus', 'train', 'train_parser', 'main']
+           'voice_test_set', 'passage_test_set', 'piper_test_set', 'flite_test_set', 'lr_at', 'TrainArgs',
+           'unique_tensors', 'save_shards', 'load_shards', 'save_state', 'readable', 'restore', 'keep_state',
+           'evaluate_state', 'export_checkpoint', 'training_corpus', 'train', 'train_parser', 'main']
 
 # %% ../nbs/21_train.ipynb #2e77954e
 DEFAULT_VOCAB = 1024      # BPE tokens, specials included: ~1.3 per English word
@@ -92,11 +92,11 @@ def losses(model: ASRModel, clips: list[Tensor], targets: list[list[int]]) -> tu
 REUSE = 2   # batches each synthesised utterance is in, freshly augmented each time: synthesis is most of the loader's CPU
 
 class SpeechStream(torch.utils.data.IterableDataset):
-    "Endless batches of augmented synthetic utterances of `split` (16 kHz float32 clips, token ids), about `batch_seconds` of audio each, rows of similar length together; each utterance in `reuse` batches, augmented afresh for each (its speed, `speed_perturb`, then room, band, noise and level, `augment`)."
+    "Endless batches of augmented synthetic utterances of `split` (16 kHz float32 clips, token ids), about `batch_seconds` of audio each, rows of similar length together; `passage_share` of utterances verses in a row (`passage`); each utterance in `reuse` batches, augmented afresh for each (its speed, `speed_perturb`, then room, band, noise and level, `augment`)."
     def __init__(self, data: Path, tokenizer, split: str = 'train', batch_seconds: float = 600, seed: int = 0, group: int = 4,
-                 flite_share: float = FLITE_SHARE, reuse: int = REUSE):
+                 flite_share: float = FLITE_SHARE, reuse: int = REUSE, passage_share: float = PASSAGE_SHARE):
         self.data, self.tok, self.split, self.batch_seconds, self.seed, self.group = Path(data), tokenizer, split, batch_seconds, seed, group
-        self.flite_share, self.reuse = flite_share, reuse
+        self.flite_share, self.reuse, self.passage_share = flite_share, reuse, passage_share
 
     def __iter__(self):
         info = torch.utils.data.get_worker_info()
@@ -107,7 +107,7 @@ class SpeechStream(torch.utils.data.IterableDataset):
             while True:
                 pool, total = [], 0.0
                 while total < self.group * self.batch_seconds:
-                    u = utterance(tts, texts, self.split, rng, flite=flite, flite_share=self.flite_share); pool.append(u); total += len(u.audio) / SAMPLE_RATE
+                    u = utterance(tts, texts, self.split, rng, flite=flite, flite_share=self.flite_share, passage_share=self.passage_share); pool.append(u); total += len(u.audio) / SAMPLE_RATE
                 pool.sort(key=lambda u: len(u.audio))
                 cuts = np.linspace(0, len(pool), self.group + 1).astype(int)
                 for i in np.concatenate([rng.permutation(self.group) for _ in range(self.reuse)]):
@@ -153,6 +153,11 @@ def voice_test_set(say, voice: str, data: Path, n: int = 100, seed: int = 4321, 
         if len(x := say(text)) <= max_s * SAMPLE_RATE: out.append(Utterance(x, text, voice))
     return out
 
+def passage_test_set(data: Path, n: int = 100, seed: int = 2468) -> list[Utterance]:
+    "`n` clean passages of the test split (verses of Revelation in a row, `passage`, as many as fit into a chunk) in the held-out espeak-ng voices: transcripts longer than one verse, always the same ones."
+    texts, rng = load_texts(data), np.random.default_rng(seed)
+    with IsolatedEspeak() as tts: return [utterance(tts, texts, 'test', rng, passage_share=1.0) for _ in range(n)]
+
 def piper_test_set(data: Path, n: int = 100, **kw) -> list[Utterance]:
     "`voice_test_set` of the held-out piper voice."
     return voice_test_set(Piper().say, PIPER_VOICE, data, n, **kw)
@@ -186,6 +191,7 @@ class TrainArgs:
     dim: int = DEFAULT_DIM     # model width of a new run (a resumed run keeps its own)
     flite_share: float = FLITE_SHARE  # of training utterances spoken by flite (0: espeak-ng only)
     reuse: int = REUSE         # batches each synthesised utterance is in, augmented afresh each time
+    passage_share: float = PASSAGE_SHARE  # of training utterances that are verses in a row, as many as fit into a chunk
     seed: int = 0
 
 # %% ../nbs/21_train.ipynb #d73b24e0
@@ -255,10 +261,11 @@ def keep_state(state: Path, dest: Path = KEPT_STATE) -> Path:
     return dest
 
 def evaluate_state(state: Path, data: Path, n: int = 100) -> dict:
-    "Held-out WER of the model saved in `state`: `n` utterances of the held-out espeak-ng voices (half augmented), `n` of flite's held-out voice and `n` of the piper voice."
+    "Held-out WER of the model saved in `state`: `n` utterances of the held-out espeak-ng voices (half augmented), `n` of flite's held-out voice, `n` of the piper voice and `n` passages (several verses) in the held-out espeak-ng voices."
     model, meta = restore(state)
     return dict(step=meta['step'], espeak_held_out=held_out_wer(model, test_set(data, n)),
-                flite_held_out=held_out_wer(model, flite_test_set(data, n), halves=False), piper=held_out_wer(model, piper_test_set(data, n), halves=False))
+                flite_held_out=held_out_wer(model, flite_test_set(data, n), halves=False), piper=held_out_wer(model, piper_test_set(data, n), halves=False),
+                espeak_held_out_passages=held_out_wer(model, passage_test_set(data, n), halves=False))
 
 # %% ../nbs/21_train.ipynb #0edf1901
 def export_checkpoint(model: ASRModel, out: Path, dtype: torch.dtype = torch.bfloat16) -> Path:
@@ -296,7 +303,7 @@ def _start(a: TrainArgs, device: str) -> tuple[ASRModel, torch.optim.Optimizer, 
 def _batches(a: TrainArgs, tokenizer, meta: dict):
     "An iterator over `SpeechStream` batches from `a.workers` processes, seeded by the step and the loader restarts so far."
     seed = a.seed * 7919 + meta['step'] + 104_729 * meta.get('loader_restarts', 0)
-    return iter(torch.utils.data.DataLoader(SpeechStream(a.data, tokenizer, batch_seconds=a.batch_seconds, seed=seed, flite_share=a.flite_share, reuse=a.reuse), batch_size=None,
+    return iter(torch.utils.data.DataLoader(SpeechStream(a.data, tokenizer, batch_seconds=a.batch_seconds, seed=seed, flite_share=a.flite_share, reuse=a.reuse, passage_share=a.passage_share), batch_size=None,
                                             num_workers=a.workers, prefetch_factor=4 if a.workers else None))
 
 def _step(model: ASRModel, opt: torch.optim.Optimizer, clips: list[Tensor], targets: list[list[int]], lr: float) -> tuple[Tensor, ...]:
@@ -402,7 +409,8 @@ ARG_HELP = dict(out='the run folder: state/ (resumed from when present), checkpo
                 eval_every='steps between held-out evaluations (at least 1)', eval_utterances='held-out utterances an evaluation scores (at least 1)',
                 dim="model width of a new run, a multiple of the encoder's 4 attention heads (a resumed run keeps its own)",
                 flite_share='share of utterances flite speaks, 0 to 1 (0: espeak-ng only)',
-                reuse='batches each synthesised utterance is in, augmented afresh each time (at least 1)', seed='seed of the data and the initial weights (0 to 2^63 - 1)')
+                reuse='batches each synthesised utterance is in, augmented afresh each time (at least 1)',
+                passage_share='share of utterances that are verses in a row, as many as fit into a chunk, 0 to 1', seed='seed of the data and the initial weights (0 to 2^63 - 1)')
 
 def _check(p: argparse.ArgumentParser, a: argparse.Namespace):
     "Refuse values the loop cannot run with, through the parser's error (exit code 2)."
@@ -410,7 +418,7 @@ def _check(p: argparse.ArgumentParser, a: argparse.Namespace):
     for name, ok in (('total_steps', a.total_steps >= 1), ('minutes', 0 < a.minutes < math.inf), ('batch_seconds', 1 <= a.batch_seconds < math.inf),
                      ('lr', 0 < a.lr < math.inf), ('warmup', a.warmup >= 0), ('eval_every', a.eval_every >= 1),
                      ('eval_utterances', a.eval_utterances >= 1), ('workers', a.workers >= 0), ('dim', a.dim >= heads and a.dim % heads == 0),
-                     ('flite_share', 0 <= a.flite_share <= 1), ('reuse', a.reuse >= 1), ('seed', 0 <= a.seed < 2 ** 63)):
+                     ('flite_share', 0 <= a.flite_share <= 1), ('reuse', a.reuse >= 1), ('passage_share', 0 <= a.passage_share <= 1), ('seed', 0 <= a.seed < 2 ** 63)):
         if not ok: p.error(f"--{name.replace('_', '-')} {getattr(a, name)}: {ARG_HELP[name]}")
     if a.evaluate is not None and a.evaluate < 1: p.error(f'--evaluate {a.evaluate}: N must be at least 1')
     if a.out.exists() and not a.out.is_dir(): p.error(f'--out {a.out}: a file, not a folder ({ARG_HELP["out"]})')
