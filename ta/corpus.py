@@ -322,7 +322,7 @@ def passage(verses: list[str], rng: np.random.Generator, say, max_s: float = 18.
     parts, said, n = [], [], 0
     while i < len(verses):
         gap = np.zeros(int(rng.uniform(0.2, 0.6) * SAMPLE_RATE) if said else 0, np.float32)
-        if said and n + len(gap) + len(verses[i]) * n / len(' '.join(said)) > limit: break
+        if said and n + len(gap) + len(verses[i]) * n / max(1, len(' '.join(said))) > limit: break
         if n + len(gap) + len(x := say(verses[i])) > limit: break
         parts += [gap, x]; said.append(verses[i]); n += len(gap) + len(x); i += 1
     return (np.concatenate(parts), ' '.join(said)) if said else None

@@ -4,7 +4,7 @@
 
 # %% ../nbs/04_model.ipynb #c002
 from __future__ import annotations
-import inspect, json, re, shutil, sys, threading
+import inspect, json, os, re, shutil, sys, threading
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field, fields, asdict
 from pathlib import Path
@@ -27,7 +27,7 @@ __all__ = ['ENCODER_RENAMES', 'DECODER_RENAMES', 'VOCAB_MULTIPLE', 'FAST_KERNELS
            'read_weights', 'padded_vocab', 'load_base', 'ASRModel', 'prompt_ids', 'projector_state', 'encode_features',
            'encode', 'embed_prompts', 'gated_deltanet_modules', 'resolved_kernel', 'torch_references', 'generate',
            'truncate_repetition', 'drop_controls', 'clean_text', 'decode_text', 'transcribe_features',
-           'transcribe_clips', 'save_pretrained']
+           'transcribe_clips', 'readable', 'save_pretrained']
 
 # %% ../nbs/04_model.ipynb #c005
 @dataclass
@@ -360,6 +360,11 @@ ASRModel.transcribe_clips = transcribe_clips
 # %% ../nbs/04_model.ipynb #c042
 _COPIED = ('preprocessor_config.json', 'adapter_config.json', 'adapter_model.safetensors')
 
+def readable(folder: Path):
+    "Give the safetensors files under `folder` the permissions the umask allows: safetensors 0.8 writes them owner-only (0600), so a server under another account could not read the checkpoint. Every checkpoint writer of `ta` ends with it."
+    os.umask(mask := os.umask(0o022))   # read the umask back
+    for f in folder.rglob('*.safetensors'): f.chmod(0o666 & ~mask)
+
 def save_pretrained(self, out: Path | str) -> Path:
     "Write this model as a checkpoint folder in the published layout; returns the folder."
     out = Path(out); out.mkdir(parents=True, exist_ok=True)
@@ -371,5 +376,6 @@ def save_pretrained(self, out: Path | str) -> Path:
         if (self.source / name).exists(): shutil.copy2(self.source / name, out / name)
     for sub in (self.config.audio_model_id, self.config.text_model_id):
         if (self.source / sub).is_dir(): shutil.copytree(self.source / sub, out / sub, dirs_exist_ok=True)
+    readable(out)
     return out
 ASRModel.save_pretrained = save_pretrained

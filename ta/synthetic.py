@@ -14,6 +14,7 @@ from transformers import (PreTrainedTokenizerFast, GraniteSpeech5EncoderConfig, 
                           Qwen3_5TextConfig, Qwen3_5ForCausalLM)
 from .tiny import (SPECIAL_TOKENS, CHAT_TEMPLATE, TRANSCRIBE_PROMPT, TINY_DIR, tiny_configs,
                      _projector_state, _save_lora)
+from .model import readable
 from .patches.bench import decoder_config
 
 # %% auto #0
@@ -81,4 +82,5 @@ def make_synthetic_checkpoint(out: Path | str, size: str = '2b', seed: int = 0, 
               out / 'model.safetensors')
     shutil.copy(TINY_DIR / 'preprocessor_config.json', out)  # the feature settings are the model's, not the size's
     (out / 'config.json').write_text(json.dumps(_synthetic_config(size, seed, enc_cfg, dec_cfg, lora_rank), indent=2))
+    readable(out)
     return out

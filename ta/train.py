@@ -17,7 +17,7 @@ from .corpus import Flite, IsolatedEspeak, FLITE_SHARE, HELD_OUT_FLITE, Piper, P
 from .eval import normalize, row_errors, corpus_wer
 from .features import SAMPLE_RATE, batch_clip_features
 from .errors import TaError
-from .model import ASRModel, ASRConfig, Projector, torch_references
+from .model import ASRModel, ASRConfig, Projector, readable, torch_references
 from .tiny import build_tokenizer, write_layout_files
 
 # %% auto #0
@@ -25,8 +25,8 @@ __all__ = ['DEFAULT_VOCAB', 'DEFAULT_DIM', 'MAX_NEW_TOKENS', 'REWARM', 'CTC_WEIG
            'SAVE_EVERY_S', 'MAX_LOADER_RESTARTS', 'LOG_EVERY', 'ARG_HELP', 'STATE_FILES', 'default_configs',
            'new_model', 'batch_inputs', 'losses', 'SpeechStream', 'load_texts', 'test_set', 'held_out_wer',
            'voice_test_set', 'passage_test_set', 'piper_test_set', 'flite_test_set', 'lr_at', 'TrainArgs',
-           'unique_tensors', 'save_shards', 'load_shards', 'save_state', 'readable', 'restore', 'keep_state',
-           'evaluate_state', 'export_checkpoint', 'training_corpus', 'train', 'train_parser', 'main']
+           'unique_tensors', 'save_shards', 'load_shards', 'save_state', 'restore', 'keep_state', 'evaluate_state',
+           'export_checkpoint', 'training_corpus', 'train', 'train_parser', 'main']
 
 # %% ../nbs/21_train.ipynb #2e77954e
 DEFAULT_VOCAB = 1024      # BPE tokens, specials included: ~1.3 per English word
@@ -229,11 +229,6 @@ def save_state(folder: Path, model: ASRModel, meta: dict, dtype: torch.dtype = t
     shutil.rmtree(old, ignore_errors=True)
     if folder.exists(): folder.rename(old)
     tmp.rename(folder); shutil.rmtree(old, ignore_errors=True)
-
-def readable(folder: Path):
-    "Give the safetensors files under `folder` the permissions the umask allows: safetensors 0.8 writes them owner-only (0600), so a server under another account could not read a checkpoint."
-    os.umask(mask := os.umask(0o022))   # read the umask back
-    for f in folder.rglob('*.safetensors'): f.chmod(0o666 & ~mask)
 
 def restore(folder: Path) -> tuple[ASRModel, dict]:
     "The fp32 model (on the CPU) and the meta that `save_state` wrote to `folder` (fp32 or bf16 weights). Raises `TaError` for a missing or damaged state."
