@@ -268,9 +268,12 @@ def _picture(head: bytes) -> str | None:
 
 _LOG_CONTEXT = re.compile(r'\[[^\[\]]* @ 0x[0-9a-fA-F]+\] ?')   # "[in#0 @ 0x55a67a428400] ": which part of ffmpeg logged, and its address
 
+_OWN_COMMAND = re.compile(r'Output file is empty, nothing was encoded.*')   # ffmpeg on its own output and command line (-ss, -t), not the upload
+
 def _reason(err: str) -> str:
-    "The last line of ffmpeg's stderr `err`, to quote: without the log contexts that name its parts and their addresses."
-    return 'ffmpeg: ' + _LOG_CONTEXT.sub('', (err.strip().splitlines() or ['no message'])[-1]).removeprefix('input: ')
+    "The last line of ffmpeg's stderr `err`, to quote: without the log contexts that name its parts and their addresses, and in the upload's terms where ffmpeg speaks of its own output."
+    line = _LOG_CONTEXT.sub('', (err.strip().splitlines() or ['no message'])[-1]).removeprefix('input: ')
+    return 'ffmpeg: ' + _OWN_COMMAND.sub('no audio could be decoded from it', line)
 
 def _failure(err: str, head: bytes, upload: bool = True) -> TaError:
     "The typed error for a failed ffmpeg run: `err` is its stderr, `head` the input's first bytes, `upload` whether it came as a request's body (else a local file, named as such)."

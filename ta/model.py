@@ -272,9 +272,13 @@ def gated_deltanet_modules(model: nn.Module) -> list[ModuleType]:
     names = {type(m).__module__ for m in model.modules() if type(m).__name__.endswith('GatedDeltaNet')}
     return [sys.modules[n] for n in sorted(names)]
 
+def _wrapper_of(fn: Callable) -> Callable:
+    "transformers' kernel-or-reference wrapper behind a modeling module's name: the name's function itself, or (transformers 5.25 with the `kernels` package) the function a `Func` module's `forward` falls back to."
+    return inspect.getclosurevars(fn.forward).nonlocals.get('func', fn) if isinstance(fn, nn.Module) else fn
+
 def resolved_kernel(wrapper: Callable) -> Callable | None:
-    "The kernel transformers' kernel-or-reference `wrapper` resolved at import, None if it resolved only the reference."
-    try: cv = inspect.getclosurevars(wrapper).nonlocals
+    "The kernel transformers' kernel-or-reference `wrapper` (or the `Func` module holding it) resolved at import, None if it resolved only the reference."
+    try: cv = inspect.getclosurevars(_wrapper_of(wrapper)).nonlocals
     except TypeError: return None
     impl, ref = cv.get('implementation'), cv.get('torch_function')
     return impl if impl is not None and impl is not ref else None
@@ -291,7 +295,7 @@ def torch_references(model: nn.Module):
             for name in FAST_KERNELS:
                 key, fn = (mod.__name__, name), getattr(mod, name, None)
                 if key not in _BOUND and fn is not None and resolved_kernel(fn) is not None:   # a wrapper holding a kernel
-                    _BOUND[key] = [fn, 0]; setattr(mod, name, inspect.getclosurevars(fn).nonlocals['torch_function'])
+                    _BOUND[key] = [fn, 0]; setattr(mod, name, inspect.getclosurevars(_wrapper_of(fn)).nonlocals['torch_function'])
                 if key in _BOUND: _BOUND[key][1] += 1; keys.append(key)
     try: yield
     finally:
@@ -361,9 +365,10 @@ ASRModel.transcribe_clips = transcribe_clips
 _COPIED = ('preprocessor_config.json', 'adapter_config.json', 'adapter_model.safetensors')
 
 def readable(folder: Path):
-    "Give the safetensors files under `folder` the permissions the umask allows: safetensors 0.8 writes them owner-only (0600), so a server under another account could not read the checkpoint. Every checkpoint writer of `ta` ends with it."
+    "Give the files and folders under `folder` the permissions the umask allows (0666 and 0777 less it), links left alone: safetensors 0.8 writes its files owner-only (0600) and a copy keeps its source's, so a server under another account could not read the checkpoint. Every checkpoint writer of `ta` ends with it."
     os.umask(mask := os.umask(0o022))   # read the umask back
-    for f in folder.rglob('*.safetensors'): f.chmod(0o666 & ~mask)
+    for p in folder.rglob('*'):
+        if not p.is_symlink(): p.chmod((0o777 if p.is_dir() else 0o666) & ~mask)
 
 def save_pretrained(self, out: Path | str) -> Path:
     "Write this model as a checkpoint folder in the published layout; returns the folder."

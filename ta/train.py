@@ -418,6 +418,11 @@ def _check(p: argparse.ArgumentParser, a: argparse.Namespace):
     if a.evaluate is not None and a.evaluate < 1: p.error(f'--evaluate {a.evaluate}: N must be at least 1')
     if a.out.exists() and not a.out.is_dir(): p.error(f'--out {a.out}: a file, not a folder ({ARG_HELP["out"]})')
     if a.export and a.export.exists() and not a.export.is_dir(): p.error(f'--export {a.export}: a file, not a folder')
+    if a.export and a.export.is_dir() and any(a.export.iterdir()) and not _holds_checkpoint(a.export):
+        p.error(f'--export {a.export}: holds files but no checkpoint of this model; --export writes one into it, so name a new or empty folder')
+    only = next((f for f in ('export', 'keep', 'evaluate') if getattr(a, f) is not None), None)
+    if only and (moved := [f.name for f in fields(TrainArgs) if f.name not in ('out', 'data') and getattr(a, f.name) != f.default]):
+        p.error(f"--{only} trains nothing, so --{moved[0].replace('_', '-')} has no effect; leave it out")
     for flag, path in (('export', a.export), ('keep', a.keep)):
         if not path: continue
         if path.resolve().is_relative_to((a.out / 'state').resolve()):
@@ -425,6 +430,11 @@ def _check(p: argparse.ArgumentParser, a: argparse.Namespace):
         if (up := next(q for q in path.resolve().parents if q.exists())) and not up.is_dir():
             p.error(f'--{flag} {path}: {up} is a file, not a folder')
     if a.keep: _check_keep(p, a.keep)
+
+def _holds_checkpoint(folder: Path) -> bool:
+    "Whether `folder` holds a checkpoint of this model that `--export` may write over: a config.json of model_type asr_model."
+    try: return json.loads((folder / 'config.json').read_text()).get('model_type') == 'asr_model'
+    except (OSError, ValueError, AttributeError): return False
 
 STATE_FILES = {'meta.json', 'tokenizer.json', 'tokenizer_config.json', 'special_tokens_map.json', 'chat_template.jinja'}   # besides weights-K.safetensors
 
