@@ -318,7 +318,7 @@ def train(a: TrainArgs, stop: threading.Event | None = None) -> dict:
     device, stop = 'cuda' if torch.cuda.is_available() else 'cpu', stop or threading.Event()
     torch.manual_seed(a.seed)
     model, opt, meta = _start(a, device)
-    tests, first = test_set(a.data, a.eval_utterances), meta['step']
+    tests, first = (test_set(a.data, a.eval_utterances), passage_test_set(a.data, max(1, a.eval_utterances // 2))), meta['step']
     # transformers' torch Gated DeltaNet, never fla's chunked kernel even where fla is installed: its backward refuses
     # Triton 3.4-3.7.0 on Hopper (bench/h200/train_fla_backward_refused.log), and every step so far ran the torch code
     interrupted = False
@@ -345,7 +345,7 @@ def _loader_failed(e: BaseException) -> bool:
     "Whether `e` is a loader worker's failure that a new loader may mend: its death (a RuntimeError naming the DataLoader worker) or a `TaError` it raised (its espeak-ng child would not start, say), which the loader raises again here."
     return isinstance(e, TaError) or isinstance(e, RuntimeError) and 'DataLoader worker' in str(e)
 
-def _loop(a: TrainArgs, model: ASRModel, opt: torch.optim.Optimizer, meta: dict, tests: list, stop: threading.Event):
+def _loop(a: TrainArgs, model: ASRModel, opt: torch.optim.Optimizer, meta: dict, tests: tuple[list, list], stop: threading.Event):
     "The training steps of one run, until `a.minutes`, `a.total_steps` or `stop`: logs, evaluations and periodic saves into `meta` and `a.out`."
     t0 = saved = time.time(); window, first, wait, failures = [], meta['step'], 0.0, 0
     batches = _batches(a, model.tokenizer, meta)
@@ -378,9 +378,10 @@ def _log(meta: dict, window: list[Tensor], **extra):
     meta['log'].append(dict(step=meta['step'], ce=ce, ctc=ctc, grad_norm=norm, audio_hours=meta['audio_hours'], **extra))
     print(json.dumps(meta['log'][-1]), flush=True)
 
-def _evaluate(model: ASRModel, tests: list, meta: dict):
-    "Append the held-out WER at this step to `meta['evals']` and print it."
-    r = held_out_wer(model, tests) | dict(step=meta['step'])
+def _evaluate(model: ASRModel, tests: tuple[list, list], meta: dict):
+    "Append the held-out WER at this step to `meta['evals']` and print it: on `tests`' sentences (`test_set`), and as `passages_wer` on its passages (`passage_test_set`, from stop 40)."
+    sentences, passages = tests
+    r = held_out_wer(model, sentences) | dict(passages_wer=held_out_wer(model, passages, halves=False)['wer'], step=meta['step'])
     meta['evals'].append(r); print(json.dumps(r), flush=True)
 
 # %% ../nbs/21_train.ipynb #865be914
