@@ -16,7 +16,7 @@ from torch import Tensor
 from .audio import SAMPLE_RATE, shorten_gil_switch
 from .errors import NotReady
 from .features import clip_features, batch_clip_features, pad_features, HOP_LENGTH, FRAME_STACK, SAMPLES_PER_TOKEN, FEATURE_DIM
-from .model import ASRModel, _until_stop
+from .model import ASRModel, _until_stop, torch_code
 from .pipeline import split_chunks, join_texts
 from .patches.state import gated_delta_step_, gdn_conv_step_, _fla_kernel, l2norm
 from .patches.lm_head import contiguous_lm_head_input
@@ -282,10 +282,11 @@ def delta_rule_reference(q: Tensor, k: Tensor, v: Tensor, g: Tensor, beta: Tenso
 _OWN_REFERENCES = {'causal_conv1d_fn': causal_conv_reference, 'torch_chunk_gated_delta_rule': delta_rule_reference}
 
 def _kernel_or_reference(module: str, name: str, x: Tensor):
-    "Function `name` of the modeling module `module` for tensors like `x`. On CUDA as bound there (transformers points it at causal-conv1d's or fla's kernel where installed; a CUDA engine's compile binds the kernel itself, nbs/11_fast_kernels). On CPU the torch reference under transformers' wrapper, or under the binding a compile replaced (`.reference`); and where that is still a kernel's (its module in `KERNEL_PACKAGES`), ta's own (`causal_conv_reference`, `delta_rule_reference`). The kernels refuse CPU tensors: `--device cpu` on a GPU machine, or a CPU engine beside a CUDA one."
+    "Function `name` of the modeling module `module` for tensors like `x`. On CUDA as bound there (transformers points it at causal-conv1d's or fla's kernel where installed; a CUDA engine's compile binds the kernel itself, nbs/11_fast_kernels). On CPU the torch reference under transformers' wrapper (`ta.model.torch_code`, a `Func` module's too), or under the binding a compile replaced (`.reference`); and where that is still a kernel's (its module in `KERNEL_PACKAGES`), ta's own (`causal_conv_reference`, `delta_rule_reference`). The kernels refuse CPU tensors: `--device cpu` on a GPU machine, or a CPU engine beside a CUDA one."
     f = getattr(sys.modules[module], name)
     if x.is_cuda: return f
-    f = inspect.unwrap(getattr(f, 'reference', None) or f)
+    f = getattr(f, 'reference', None) or f
+    f = torch_code(f) or inspect.unwrap(f)
     return _OWN_REFERENCES[name] if (getattr(f, '__module__', None) or '').split('.')[0] in KERNEL_PACKAGES else f
 
 @torch.library.custom_op('ta::causal_conv_prefill', mutates_args=())

@@ -25,8 +25,8 @@ from .tiny import TINY_DIR, TRANSCRIBE_PROMPT
 # %% auto #0
 __all__ = ['ENCODER_RENAMES', 'DECODER_RENAMES', 'VOCAB_MULTIPLE', 'FAST_KERNELS', 'ASRConfig', 'Projector', 'resolve_dir',
            'read_weights', 'padded_vocab', 'load_base', 'ASRModel', 'prompt_ids', 'projector_state', 'encode_features',
-           'encode', 'embed_prompts', 'gated_deltanet_modules', 'resolved_kernel', 'torch_references', 'generate',
-           'truncate_repetition', 'drop_controls', 'clean_text', 'decode_text', 'transcribe_features',
+           'encode', 'embed_prompts', 'gated_deltanet_modules', 'torch_code', 'resolved_kernel', 'torch_references',
+           'generate', 'truncate_repetition', 'drop_controls', 'clean_text', 'decode_text', 'transcribe_features',
            'transcribe_clips', 'readable', 'save_pretrained']
 
 # %% ../nbs/04_model.ipynb #c005
@@ -276,6 +276,11 @@ def _wrapper_of(fn: Callable) -> Callable:
     "transformers' kernel-or-reference wrapper behind a modeling module's name: the name's function itself, or (transformers 5.25 with the `kernels` package) the function a `Func` module's `forward` falls back to."
     return inspect.getclosurevars(fn.forward).nonlocals.get('func', fn) if isinstance(fn, nn.Module) else fn
 
+def torch_code(fn: Callable) -> Callable | None:
+    "The torch reference behind transformers' kernel-or-reference wrapper `fn` (or the `Func` module holding it), None when `fn` is neither."
+    try: return inspect.getclosurevars(_wrapper_of(fn)).nonlocals.get('torch_function')
+    except TypeError: return None
+
 def resolved_kernel(wrapper: Callable) -> Callable | None:
     "The kernel transformers' kernel-or-reference `wrapper` (or the `Func` module holding it) resolved at import, None if it resolved only the reference."
     try: cv = inspect.getclosurevars(_wrapper_of(wrapper)).nonlocals
@@ -295,7 +300,7 @@ def torch_references(model: nn.Module):
             for name in FAST_KERNELS:
                 key, fn = (mod.__name__, name), getattr(mod, name, None)
                 if key not in _BOUND and fn is not None and resolved_kernel(fn) is not None:   # a wrapper holding a kernel
-                    _BOUND[key] = [fn, 0]; setattr(mod, name, inspect.getclosurevars(_wrapper_of(fn)).nonlocals['torch_function'])
+                    _BOUND[key] = [fn, 0]; setattr(mod, name, torch_code(fn))
                 if key in _BOUND: _BOUND[key][1] += 1; keys.append(key)
     try: yield
     finally:
