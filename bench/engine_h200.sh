@@ -112,6 +112,8 @@
 #                                                            # beside the decode steps, graphs alone (no engine worker): time hidden, hangs
 #   DEADLINE=190 GPU_NBS=09c_engine_pool bash bench/engine_h200.sh gputest  # stop 40 (carry .gpu): failed as in stop 38; the
 #                                                            # call was the notebook's CPU reference (ASRModel.generate), fixed in nbs/04
+#   DEADLINE=420 GPU_NBS='09c_engine_pool 09_engine' bash bench/engine_h200.sh gputest  # stop 41 (carry .gpu): 09c passed in 190 s
+#                                                            # (bench/h200/gputest_09c_engine_pool_v41.log); 09_engine cut at the deadline
 # All systems: the synthetic full-size checkpoint (random weights, ta.synthetic), fixtures/speech_17s.flac, 3.3 new tokens
 # per second of audio. Each step stops at the shared deadline (DEADLINE seconds after start).
 set -uo pipefail

@@ -11,6 +11,7 @@
 #   with bf16 weights (11 MB), so a session's first call needs no state carried (.train alone: 22 MB beside the tree):
 #   here, at a session's end:  python -m ta.train --out .train/run --keep bench/train_state
 #   stop 40: RUN=/tmp/trainrun DEADLINE=575 ... 9.5 twice (cold, then warm), then DEADLINE=400 ... 9.5 (warm): steps 3,161-7,099
+#   stop 41 (passages, PASSAGE_SHARE=0.3): RUN=/tmp/trainrun DEADLINE=575 ... 9.5 (cold), then DEADLINE=560 ... 9.5 (warm): steps 7,099-9,561
 set -euo pipefail
 if [ "${1:-}" = --unpack ]; then   # into a new folder first: the state it replaces is the only copy of the steps before
   [ -d "${2:-}" ] && compgen -G "$2/state.tar.part-*" >/dev/null || { echo "usage: $0 --unpack <folder with state.tar.part-*>" >&2; exit 2; }
