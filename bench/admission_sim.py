@@ -1,4 +1,4 @@
-"""A model of the engine's admissions, to rank admission rules before spending H200 time on them (nbs/18_engine_bench).
+"""A model of the engine's admissions, to rank admission rules before spending H200 time on them (nbs/10c_engine_bench).
 Not a measurement: a discrete-event simulation of one engine with the costs measured on the H200.
 - decode step of bucket b: interpolated from the captured compiled step at 1 / 32 / 128 rows (`bench/state_dtype_h200.json`,
   fp32: 2.13 / 3.02 / 4.82 ms); rows packed at the front, the step runs the smallest bucket holding the highest used row;
@@ -49,7 +49,7 @@ def run(arrivals, rule, fix_ms: float, announced=None, idle_hold_s: float = 0.0,
     return t, lat
 
 def count_rule(min_chunks: int, max_wait: int):
-    "ta's rule (nbs/09_engine `_admit_now`): admit while rows run once `min_chunks` (or as many as rows are free) wait, or the oldest has waited `max_wait` steps."
+    "ta's rule (nbs/07_engine `_admit_now`): admit while rows run once `min_chunks` (or as many as rows are free) wait, or the oldest has waited `max_wait` steps."
     return lambda w, running, free, steps: len(w) >= min(free, min_chunks) or steps - w[0][1] >= max_wait
 
 def cost_rule(k: float):
@@ -114,7 +114,7 @@ def levers(seed: int = 0) -> dict:
     return rec
 
 def quiet_rule(min_chunks: int, max_wait: int, quiet: int, share: float):
-    "The count rule, or (nbs/09_engine `ADMIT_QUIET_STEPS`, `ADMIT_QUIET_SHARE`) the newest waiting chunk has waited `quiet` steps and the waiting chunks are at least `share` of the running rows."
+    "The count rule, or (nbs/07_engine `ADMIT_QUIET_STEPS`, `ADMIT_QUIET_SHARE`) the newest waiting chunk has waited `quiet` steps and the waiting chunks are at least `share` of the running rows."
     count = count_rule(min_chunks, max_wait)
     return lambda w, running, free, steps: count(w, running, free, steps) or (steps - w[-1][1] >= quiet and len(w) >= share * running)
 

@@ -1,4 +1,4 @@
-"""Where an engine's start-up time goes (issue 9, start-up: healthy <= 180 s cold, <= 60 s warm; nbs/18_engine_bench).
+"""Where an engine's start-up time goes (issue 9, start-up: healthy <= 180 s cold, <= 60 s warm; nbs/10c_engine_bench).
 Loads the checkpoint and sets up the engine exactly as `ta serve`'s engine process does (`ta.server.load_for_serving`
 with the serving defaults: compiled graphs, 128 rows, fp32 state), timing each phase: imports, model load, engine
 construction, each graph's capture (from `setup`'s progress lines) and the warm-up. Adds dynamo's own compile-time

@@ -1,4 +1,4 @@
-"""The engine's encoder stage on the H200, sub-stage by sub-stage (engine v6, nbs/18_engine_bench). For admissions of
+"""The engine's encoder stage on the H200, sub-stage by sub-stage (engine v6, nbs/10c_engine_bench). For admissions of
 16 and 64 chunks of the real recording (AUDIO, decoded once and repeated), each sub-stage is timed separately as the
 median of REPEATS calls after WARMUP, each call between two `torch.cuda.synchronize`:
   (a) features as the worker computes them at admission since v6b: `batch_clip_features` of clips already on the

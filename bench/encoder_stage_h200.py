@@ -4,7 +4,7 @@ included), the graph replay and `encode_with` as the worker calls it (median of 
 `torch.cuda.synchronize`), the device time by kernel group and the top kernels of one replay (torch profiler), and the
 first chunk's audio tokens, saved beside the JSON (`*_tokens.pt`) so that another tree's run can be held against
 them (`--against`), and against the uncompiled pass's, with the size of one bf16 rounding of those tokens as the yardstick. Stop 34 runs it on the tree
-before (./ab_before) and after the depthwise convolutions as taps and the projector in TF32 (nbs/09_engine).
+before (./ab_before) and after the depthwise convolutions as taps and the projector in TF32 (nbs/07_engine).
 Usage (from bench/engine_h200.sh, the repository root on PYTHONPATH):
   python bench/encoder_stage_h200.py CKPT AUDIO OUT.json [--rows 64] [--against OTHER_tokens.pt]"""
 import argparse, json, time

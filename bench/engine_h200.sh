@@ -133,7 +133,7 @@ quiet() { grep -v -i "warn\|falling back"; }
 
 gputest() {  # the engine notebooks with their #| gpu cells (bench/run_nb.py: the machine has no nbdev; fastcore travels in .gpu),
              # each also written executed, with what its cells printed and plotted, to $OUT/NB.ipynb
-  for nb in ${GPU_NBS:-09_engine}; do timeout $(left) python bench/run_nb.py nbs/$nb.ipynb "$OUT/$nb.ipynb" 2>&1 | quiet | tee "$OUT/gputest_$nb.log" | tail -15; done  # the whole log kept: a traceback's start says where
+  for nb in ${GPU_NBS:-07_engine}; do timeout $(left) python bench/run_nb.py nbs/$nb.ipynb "$OUT/$nb.ipynb" 2>&1 | quiet | tee "$OUT/gputest_$nb.log" | tail -15; done  # the whole log kept: a traceback's start says where
 }
 bg_gputest() {  # gputest beside the next steps (while a server compiles: the GPU has room for both)
   gputest > "$OUT/gputest_bg.txt" 2>&1 &
@@ -247,9 +247,9 @@ print(f'{name}: executed in {time.time() - t:.0f} s; errors: {errs}')
 EOF
   )
 }
-soak_beside() {  # $1: the running server's pid. A soak of it, with the engine GPU tests and nb11's execution beside it
-  GPU_NBS=09_engine gputest > "$OUT/gputest_bg.txt" 2>&1 & local tests=$!
-  execute_nb 11_fast_kernels > "$OUT/execute_nb11.txt" 2>&1 & local nb11=$!
+soak_beside() {  # $1: the running server's pid. A soak of it, with the engine GPU tests and 06a_patches_kernels' execution beside it
+  GPU_NBS=07_engine gputest > "$OUT/gputest_bg.txt" 2>&1 & local tests=$!
+  execute_nb 06a_patches_kernels > "$OUT/execute_nb11.txt" 2>&1 & local nb11=$!
   timeout $(($(left) - 15)) ta bench soak --url http://127.0.0.1:8000 --pid $1 --clients ${SOAK_CLIENTS:-64} \
     --minutes ${SOAK_MINUTES:-1.5} --idle 15 --out "$OUT/soak_h200.json" 2>&1 | quiet | tail -30
   wait $tests $nb11; cat "$OUT/gputest_bg.txt" "$OUT/execute_nb11.txt"
@@ -258,7 +258,7 @@ v7http() {
   TAG=serve_http_v7_w4 SERVE_ARGS="--http-workers 4" serve
 }
 v7b() {  # engine v7b (1-row decode graph again, prefill compiled layer by layer): ta serve with 4 HTTP workers from a cold
-         # machine (healthy cold), the HTTP levels, then a soak of the same server with the GPU tests and nb11 beside it
+         # machine (healthy cold), the HTTP levels, then a soak of the same server with the GPU tests and 06a_patches_kernels beside it
   TAG=serve_http_v7b_w4 SERVE_ARGS="--http-workers 4" SERVE_AFTER=soak_beside serve
 }
 balance() {  # $1: the running server's pid. How bursts of 32 new connections spread over its HTTP workers (this tree's ta)
@@ -274,24 +274,24 @@ v9() {  # engine v9 (commit 3888c4d): the decode step's rows dynamic from its fi
         # bench/ab_count_rule.py), warm, then the engine notebook's GPU tests
   TAG=serve_http_v9_w4 SERVE_ARGS="--http-workers 4" serve
   PYTHONPATH=$PWD/ab_count:${PYTHONPATH:-} TAG=serve_http_v9_count_rule SERVE_ARGS="--http-workers 4" serve
-  GPU_NBS=09_engine gputest
+  GPU_NBS=07_engine gputest
 }
 triton_files() {  # files in Triton's kernel cache (each compiled kernel adds some), with a label: $1
   echo "$1: $(find "${TRITON_CACHE_DIR:-$HOME/.triton/cache}" -type f 2>/dev/null | wc -l) Triton cache files" | tee -a "$OUT/triton_cache.log"
 }
 v10() {  # the first burst (stop 23: a cold server's first 32-client round ran at 714-750 RTFx, its later ones at 1384-1639): do
          # kernels compile or autotune while serving? Triton cache files once healthy and after the levels, and every
-         # autotuning run in the server's log (TRITON_PRINT_AUTOTUNING=1); then the engine GPU tests (nb09's c051 included)
+         # autotuning run in the server's log (TRITON_PRINT_AUTOTUNING=1); then the engine GPU tests (07_engine's c051 included)
   TRITON_PRINT_AUTOTUNING=1 TAG=serve_http_v10_w4 SERVE_ARGS="--http-workers 4" SERVE_HEALTHY="triton_files healthy" serve
   triton_files "after the levels"
-  GPU_NBS=09_engine gputest
+  GPU_NBS=07_engine gputest
 }
 state_dtype() {  # the decode step with the recurrent state in fp32 and in bf16, one process: ms per bucket beside the floor, and
                  # greedy agreement under teacher forcing, with compiled-vs-eager fp32 as the noise floor
   timeout $(left) python bench/state_dtype_h200.py $CKPT "$OUT/state_dtype_h200.json" 2>&1 | quiet | tail -20
 }
-gputest_state() {  # nb12's GPU cells (the in-place op, a bf16 state included) and the engine notebook's
-  GPU_NBS='12_state_inplace 09_engine' gputest
+gputest_state() {  # 06b_patches_state's GPU cells (the in-place op, a bf16 state included) and the engine notebook's
+  GPU_NBS='06b_patches_state 07_engine' gputest
 }
 skinny() {  # every weight GEMM shape of the step: cuBLAS against a split-K Triton kernel's configurations (bench/skinny_gemm_h200.py)
   timeout $(left) python bench/skinny_gemm_h200.py "$OUT/skinny_gemm_h200.json" 2>&1 | quiet | tail -25
@@ -299,8 +299,8 @@ skinny() {  # every weight GEMM shape of the step: cuBLAS against a split-K Trit
 step_profile() {  # the served decode step per bucket beside its floor, by kernel group and kernel, fp32 and bf16 state (bench/step_profile_h200.py)
   timeout $(left) python bench/step_profile_h200.py $CKPT "$OUT/step_profile_h200.json" 2>&1 | quiet | tail -40
 }
-gputest_nb12() {  # nb12's GPU cells alone (the in-place op against fla's own launch and the reference, bf16 state included)
-  GPU_NBS=12_state_inplace gputest
+gputest_nb12() {  # 06b_patches_state's GPU cells alone (the in-place op against fla's own launch and the reference, bf16 state included)
+  GPU_NBS=06b_patches_state gputest
 }
 attention() {  # the decode step's attention alone, per sdpa backend (bench/attention_h200.py)
   timeout $(left) python bench/attention_h200.py $CKPT "$OUT/attention_h200.json" 2>&1 | quiet | tail -14
@@ -320,8 +320,8 @@ step_after() {  # this tree's step alone, fp32 state (as step_ab's second half)
 v11() {  # ta serve with 4 HTTP workers from a cold machine on this tree's step; ta bench records each round's /stats
   TAG=serve_http_v11_w4 SERVE_ARGS="--http-workers 4" serve
 }
-attention_nb13() {  # nbs/13_gqa_decode executed with its outputs: the split-KV kernels against sdpa, correctness and us per layer
-  execute_nb 13_gqa_decode 2>&1 | quiet | tail -5
+attention_nb13() {  # nbs/06c_patches_gqa executed with its outputs: the split-KV kernels against sdpa, correctness and us per layer
+  execute_nb 06c_patches_gqa 2>&1 | quiet | tail -5
 }
 v13() {  # as v11, with both stop-28's conv-step kernel and stop-29's split-KV decode attention in the step
   TAG=serve_http_v13_w4 SERVE_ARGS="--http-workers 4" serve

@@ -1,6 +1,6 @@
 """The Gated DeltaNet state update of one decode step (18 layers, the engine's in-place call of fla's fused recurrent
 kernel, `ta.patches.state.fla_step_`) under other launch shapes than fla's own (a [128 x 8] state tile, one warp), at
-1, 32 and 128 rows, with the state in fp32 and in bf16 (issue 11; nbs/18_engine_bench). Each configuration is captured
+1, 32 and 128 rows, with the state in fp32 and in bf16 (issue 11; nbs/10c_engine_bench). Each configuration is captured
 as one CUDA graph of 18 calls and replayed; its outputs and states are compared with fla's configuration.
 Usage (from bench/h200.sh gdn_configs): python bench/gdn_step_h200.py OUT.json"""
 import json, sys

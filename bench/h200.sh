@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The decode-step measurements on the H200 test machine, run from the repository root; results go under $OUT.
 # Needs ./.gpu: ../shared/gpu/prepare.sh plus the nbdev, execnb and ipython wheels (for `notebooks` and `gputest`).
-#   bash bench/h200.sh bench notebooks   # cumulative batch-32 table, then execute nbs/1[0-5]_*.ipynb with outputs
+#   bash bench/h200.sh bench notebooks   # cumulative batch-32 table, then execute nbs/06*_*.ipynb with outputs
 #   bash bench/h200.sh gputest sizes     # nbdev_test --flags gpu on those notebooks; stock vs all at batch 1 and 128
 #   bash bench/h200.sh two_gpus          # (nvidia-h200-x2) notebooks + batch 1 on GPU 0, gputest + batch 128 on GPU 1
 #   bash bench/h200.sh experiment        # all four patches with torch.compile(mode="max-autotune")
@@ -24,7 +24,7 @@ bench() {
 }
 notebooks() {
   mkdir -p /tmp/nbout
-  for nb in nbs/1[0-6]_*.ipynb; do
+  for nb in nbs/06*_*.ipynb; do
     [ "$(left)" -lt 20 ] && { echo "no time left for $nb"; break; }
     (cd nbs && timeout $(left) python - "$(basename "$nb")" <<'EOF'
 import sys, time
@@ -43,7 +43,7 @@ EOF
 }
 gputest() {
   export TA_BENCH_OUT=/tmp/gputest_bench  # the test pass writes its measurements aside
-  timeout $(left) nbdev_test --flags gpu --n_workers 0 --do_print --timing --path nbs --file_glob "1[0-6]_*.ipynb" 2>&1 \
+  timeout $(left) nbdev_test --flags gpu --n_workers 0 --do_print --timing --path nbs --file_glob "06*_*.ipynb" 2>&1 \
     | grep -v -i warn | tee "$OUT/nbdev_test_gpu.log" | tail -60
 }
 sizes() {
@@ -67,12 +67,12 @@ check_parity(rec); print('within the bound')" 2>&1 | grep -v -i warn | tail -8
 gdn_configs() {
   timeout $(left) python bench/gdn_step_h200.py "$OUT/gdn_step_h200.json" 2>&1 | grep -v -i warn | tail -70
 }
-gputest2() {  # nvidia-h200-x2: the same test pass, notebook 10 on GPU 0 and the rest on GPU 1, in parallel
+gputest2() {  # nvidia-h200-x2: the same test pass, notebook 06_patches_bench on GPU 0 and the rest on GPU 1, in parallel
   export TA_BENCH_OUT=/tmp/gputest_bench
   (CUDA_VISIBLE_DEVICES=0 timeout $(left) nbdev_test --flags gpu --n_workers 0 --do_print --timing --path nbs \
-     --file_glob "10_*.ipynb" > "$OUT/gputest_gpu0.log" 2>&1; echo "rc=$?" >> "$OUT/gputest_gpu0.log") &
+     --file_glob "06_*.ipynb" > "$OUT/gputest_gpu0.log" 2>&1; echo "rc=$?" >> "$OUT/gputest_gpu0.log") &
   (CUDA_VISIBLE_DEVICES=1 timeout $(left) nbdev_test --flags gpu --n_workers 0 --do_print --timing --path nbs \
-     --file_glob "1[1-6]_*.ipynb" > "$OUT/gputest_gpu1.log" 2>&1; echo "rc=$?" >> "$OUT/gputest_gpu1.log") &
+     --file_glob "06[a-f]_*.ipynb" > "$OUT/gputest_gpu1.log" 2>&1; echo "rc=$?" >> "$OUT/gputest_gpu1.log") &
   wait; grep -v -i warn "$OUT/gputest_gpu0.log" | tail -20; grep -v -i warn "$OUT/gputest_gpu1.log" | tail -30
 }
 experiment() {

@@ -1,4 +1,4 @@
-"""The engine's prefill on the H200 (engine v7, nbs/18_engine_bench): `prefill_states` captured as a CUDA graph eager
+"""The engine's prefill on the H200 (engine v7, nbs/10c_engine_bench): `prefill_states` captured as a CUDA graph eager
 (as GRAPH mode does, and as COMPILED mode did before v7) against its layers compiled by inductor first (as COMPILED
 mode does since v7b: `prefill_layer` compiled, rows dynamic, one compile per kind of layer). For admissions of SIZES chunks of the real recording
 (AUDIO, repeated; prompts at the engine's prompt room, as served), each variant's graph replay is the median of

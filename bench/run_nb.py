@@ -1,5 +1,5 @@
 """Run every code cell of a notebook in order in one namespace, `#| gpu` cells included (what `nbdev_test --flags gpu`
-runs), for a machine without nbdev: python bench/run_nb.py nbs/09_engine.ipynb [OUT.ipynb]. Skips `#| eval: false` and
+runs), for a machine without nbdev: python bench/run_nb.py nbs/07_engine.ipynb [OUT.ipynb]. Skips `#| eval: false` and
 export cells. With OUT.ipynb it also writes the notebook with what each run cell printed and the matplotlib figures it
 left open, as outputs (written too when a cell fails, up to that cell), so GPU evidence can be committed as executed.
 The guard below matters: a process the notebook starts with multiprocessing's `spawn` imports this file again."""

@@ -6,7 +6,7 @@ share one K range (SPLIT_K: partial sums in fp32, added with atomics into a zero
 and pipeline stages. Every (shape, rows) gets cuBLAS (F.linear) and each configuration, 20 calls captured as one CUDA
 graph, median of 30 replays after 3; outputs checked against F.linear first (max abs error relative to its max).
 Predicted before measuring: the per-layer shapes at 32 rows reach >= 3.3 TB/s with the best configuration against
-cuBLAS's ~2.1 TB/s average in the step's profile (nbs/16), i.e. the 1.80 ms of GEMMs at 32 rows would drop by ~0.5 ms.
+cuBLAS's ~2.1 TB/s average in the step's profile (nbs/06f_keep_going), i.e. the 1.80 ms of GEMMs at 32 rows would drop by ~0.5 ms.
 Usage: python bench/skinny_gemm_h200.py OUT.json   (CPU check of the kernel: TRITON_INTERPRET=1 ... --check)"""
 import json, sys
 import torch

@@ -1,4 +1,4 @@
-"""Stop 36's experiment (nbs/17b_soak, "the load generator at a lower priority"): `ta bench soak` with its clients' process
+"""Stop 36's experiment (nbs/10b_soak, "the load generator at a lower priority"): `ta bench soak` with its clients' process
 niced by CLIENT_NICE once the server it starts and the /health probe's process are running (both keep the priority they
 started with). Four 2-minute soaks at 128 clients on the 2-core CPU machine, alternating:
     for r in before1 after1 after2 before2; do case $r in before*) n=0;; after*) n=10;; esac

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Stop 38's experiment (nbs/17b_soak, "The engine's threads on a CPU"), on the 2-core CPU machine from the repository
+# Stop 38's experiment (nbs/10b_soak, "The engine's threads on a CPU"), on the 2-core CPU machine from the repository
 # root, with the code of commit 05fd09b (torch's default: as many intra-op threads as cores): four 2-minute soaks at 128
 # clients, alternating torch's two threads (before) and one (after, OMP_NUM_THREADS=1 for the soak and the ta serve it
 # starts). Each record gets `omp_num_threads` added after the run (the soak does not read it).

@@ -1,4 +1,4 @@
-"""Stop 37's experiment (nbs/17b_soak, "the probe at a higher priority"): `ta bench soak` with the /health probe's process
+"""Stop 37's experiment (nbs/10b_soak, "the probe at a higher priority"): `ta bench soak` with the /health probe's process
 given nice PROBE_NICE (root: below 0 raises its priority) as soon as it runs. If the probe's p99 falls under 50 ms, the
 tail on 2 cores is the probe waiting for a core, not the server's answer. Four 2-minute soaks at 128 clients on the 2-core
 CPU machine, alternating:

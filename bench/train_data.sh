@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The inputs of the default model's training (nbs/21_train), made here (Debian, internet) and carried to the GPU machine:
+# The inputs of the default model's training (nbs/14_train), made here (Debian, internet) and carried to the GPU machine:
 #   .train/kjv.txt.gz         the King James Bible, one verse a line, dumped by Debian's bible-kjv (public domain)
 #   .train/words.txt.gz       Debian's wamerican word list (SCOWL; free to use, see its copyright file)
 #   .train/espeakng_loader/   espeak-ng 1.52 as a library with its English data, from the espeakng-loader wheel (GPL-3.0)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# One resumable stretch of the default model's training on the H200 (nbs/21_train). The exact commands:
+# One resumable stretch of the default model's training on the H200 (nbs/14_train). The exact commands:
 #   here, once:   bash bench/train_data.sh
 #   device call:  run(command="bash bench/train_h200.sh 8.5 [profile|-] [--total-steps N ...]", carry=[".train"], timeout_s=600)
 #   here, after:  bash bench/train_h200.sh --unpack <files_at>     (puts the state under .train/run/state)

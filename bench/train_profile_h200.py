@@ -1,4 +1,4 @@
-"""Where a training step of the default model spends its time (nbs/21_train): one batch of `--batch-seconds` of
+"""Where a training step of the default model spends its time (nbs/14_train): one batch of `--batch-seconds` of
 synthetic audio, 3 warm-up steps, then `--steps` steps under torch.profiler. Prints the mean step time and the
 profiler's key_averages sorted by device time, and writes both to --out as JSON.
 Run on the H200 inside a training call (bench/train_h200.sh does, before training):

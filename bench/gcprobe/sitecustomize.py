@@ -1,7 +1,7 @@
 """Garbage-collection pauses of every Python process started with this folder on PYTHONPATH (issue 13's /health tail):
 each collection of 5 ms or more, as one line `PID genN MSms collected=N t=EPOCH` appended to $GCPROBE_LOG (nothing
 without it). Python imports `sitecustomize` at start-up from the path, so a server and the processes it spawns all log.
-Usage (nbs/17b_soak, a soak with and without the frozen heap):
+Usage (nbs/10b_soak, a soak with and without the frozen heap):
   GCPROBE_LOG=/tmp/gc.log PYTHONPATH=bench/gcprobe ta bench soak --clients 128 --minutes 2 --idle 10 --out X.json -- --device cpu
 then `python bench/gc_pauses.py X.json /tmp/gc.log ...` reads the log against the soak's record."""
 import gc, os, time

@@ -1,1 +1,1 @@
-"""The decode-step fixes of notebooks 11-14 (`kernels`, `state`, `gqa`, `lm_head`: what a model needs at run time) and the harness that profiles and measures them (`bench`, `measure`: notebooks 10 and 15)."""
+"""The decode-step fixes of notebooks 06a-06d (`kernels`, `state`, `gqa`, `lm_head`: what a model needs at run time) and the harness that profiles and measures them (`bench`, `measure`: notebooks 06 and 06e)."""
