@@ -1,5 +1,5 @@
 """Where an engine's start-up time goes (issue 9, start-up: healthy <= 180 s cold, <= 60 s warm; nbs/10c_engine_bench).
-Loads the checkpoint and sets up the engine exactly as `ta serve`'s engine process does (`ta.server.load_for_serving`
+Loads the checkpoint and sets up the engine exactly as `ta serve`'s engine process does (`ta.service.load_for_serving`
 with the serving defaults: compiled graphs, 128 rows, fp32 state), timing each phase: imports, model load, engine
 construction, each graph's capture (from `setup`'s progress lines) and the warm-up. Adds dynamo's own compile-time
 table (`torch._dynamo.utils.compile_times`) and the counters of compiles, recompiles and Triton autotuning.
@@ -12,7 +12,7 @@ import time
 T0 = time.perf_counter()
 import json, logging, re, sys
 import torch
-from ta.server import load_for_serving
+from ta.service import load_for_serving
 from ta.settings import Settings
 from ta.patches.bench import environment
 
@@ -30,7 +30,7 @@ class Phases(logging.Handler):
 
 def main(ckpt: str, tps: float, out: str) -> None:
     t_import = time.perf_counter() - T0
-    phases = Phases(); log = logging.getLogger('ta.server'); log.addHandler(phases); log.setLevel(logging.INFO)
+    phases = Phases(); log = logging.getLogger('ta.service'); log.addHandler(phases); log.setLevel(logging.INFO)
     t = time.perf_counter()
     engine = load_for_serving(Settings(model=ckpt, synthetic_tokens_per_second=tps))
     total = time.perf_counter() - t

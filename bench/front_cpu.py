@@ -1,11 +1,11 @@
 """CPU seconds the HTTP front of `ta serve --engine-process on` spends per request, and its engine process beside it:
 python bench/front_cpu.py OUT.json [requests] [concurrency]. The tiny model on CPU, fixtures/speech_17s.flac, a real
-server on loopback (ta.server.launch, port 0) and one httpx client process. /proc/<pid>/stat user+system time, before
+server on loopback (ta.service.launch, port 0) and one httpx client process. /proc/<pid>/stat user+system time, before
 and after the timed requests (a warm-up of 8 first)."""
 import asyncio, json, os, subprocess, sys, tempfile, time
 from pathlib import Path
 import httpx
-from ta.server import launch, wait_healthy
+from ta.service import launch, wait_healthy
 
 def cpu_s(pid: int) -> float:
     f = open(f'/proc/{pid}/stat').read().rsplit(')', 1)[1].split()

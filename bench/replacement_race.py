@@ -8,7 +8,7 @@ connections. Prints and writes the statuses per round:
 import json, os, signal, subprocess, sys, tempfile, time
 from pathlib import Path
 import httpx
-from ta.server import launch
+from ta.service import launch
 
 def one_round(tmp: Path) -> list[int]:
     argv = [sys.executable, '-P', '-c', 'import sys; from ta.cli import main; sys.exit(main())', 'serve', '--http-workers', '2',

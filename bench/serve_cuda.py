@@ -4,7 +4,8 @@ check), batch real speech through the scheduler, and print one JSON line. Run on
 The speech comes from fixtures/features_ref.npz (16 kHz arrays), so neither ffmpeg nor alsa-utils is needed."""
 import json, time
 import numpy as np, torch
-from ta.server import Settings, load_for_serving
+from ta.service import load_for_serving
+from ta.settings import Settings
 from ta.pipeline import Scheduler
 
 ref = np.load('fixtures/features_ref.npz')

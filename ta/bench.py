@@ -304,7 +304,7 @@ def run_offline(audio: str | Path, settings, levels: list[int] = (1, 32, 64, 128
                 progress: Callable[[dict], None] = lambda level: None) -> dict:
     "The leaderboard method: the model in-process (`settings`: a `ta.server.Settings`), timed from submit to the last result; each level's record also goes to `progress`. Ctrl-C raises `Interrupted` with the levels finished."
     from ta.pipeline import split_chunks
-    from ta.server import load_for_serving
+    from ta.service import load_for_serving
     info, x = audio_info(audio)
     chunks = split_chunks(x)
     t = time.perf_counter()

@@ -55,7 +55,8 @@ def cmd_transcribe(a) -> int:
     import json
     from ta.audio import audio_seconds
     from ta.pipeline import split_chunks, join_texts
-    from ta.server import load_for_serving, Settings
+    from ta.service import load_for_serving
+    from ta.settings import Settings
     audios = [_decode_or_error(f) for f in a.files]                  # bad files are known before the model loads
     good = [x for x in audios if not isinstance(x, TaError)]
     if good:
@@ -83,10 +84,10 @@ def cmd_space(a) -> int:
     return 0
 
 def _log_model_loading():
-    "Print `ta.server`'s model lines (which model, on which device, its warm-up) on stderr."
+    "Print `ta.service`'s model lines (which model, on which device, its warm-up) on stderr."
     import logging
     handler = logging.StreamHandler(); handler.setFormatter(logging.Formatter('%(message)s'))
-    logger = logging.getLogger('ta.server'); logger.setLevel(logging.INFO); logger.addHandler(handler)
+    logger = logging.getLogger('ta.service'); logger.setLevel(logging.INFO); logger.addHandler(handler)
 
 def cmd_bench(a) -> int:
     "`ta bench decode-step ...` to `ta.patches.measure.main_decode_step`, `ta bench soak|fuzz ...` to `ta.soak`; any other `ta bench ...` to `ta.bench.main_bench`."

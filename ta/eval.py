@@ -125,7 +125,8 @@ def inprocess_transcriber(model: str | None = None, device: str = 'auto') -> Tra
     def run(rows: list[Row]):
         from ta.audio import decode_audio
         from ta.pipeline import split_chunks, join_texts
-        from ta.server import load_for_serving, Settings
+        from ta.service import load_for_serving
+        from ta.settings import Settings
         sched = load_for_serving(Settings(**({'model': model} if model else {}), device=device, allow_slow_kernels=True))
         try:
             futs, bar = [sched.submit(split_chunks(decode_audio(r.audio))) for r in rows], _progress(len(rows), 'ta in-process')

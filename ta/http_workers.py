@@ -96,7 +96,7 @@ GATE_POLL_S = 0.05                            # how often that engine process, i
 
 def gated_load(go, settings: Settings):
     "The engine process's `load`: import the serving code (torch, transformers: seconds, beside the supervisor's own checks), wait until the supervisor says `GATE_GO` in `go` (a RawValue), then `load_for_serving` and say `GATE_LOADED` in `go`. Raises `TaError` on `GATE_ABANDON`."
-    from ta.server import load_for_serving
+    from ta.service import load_for_serving
     while go.value == GATE_WAIT: time.sleep(GATE_POLL_S)
     if go.value == GATE_ABANDON: raise TaError('the engine is not needed: ta serve stopped before it listened')
     engine = load_for_serving(settings)

@@ -4,7 +4,7 @@
 
 # %% ../nbs/08_server.ipynb #c002
 from __future__ import annotations
-import asyncio, base64, binascii, contextlib, ctypes, ctypes.util, errno, faulthandler, functools, gc, hmac, json, logging, math, os, re, resource, signal, socket, sys, threading, time, urllib.parse, warnings, zlib
+import asyncio, base64, binascii, contextlib, errno, faulthandler, functools, hmac, json, logging, math, os, re, resource, signal, socket, sys, threading, time, urllib.parse, zlib
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, fields
@@ -12,7 +12,6 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, Mapping
 import numpy as np
-import torch
 from fastapi import APIRouter, Depends, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
@@ -21,13 +20,13 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import ClientDisconnect
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
-from .audio import decode_audio, audio_seconds, stop_decoders, shorten_gil_switch, SAMPLE_RATE
+from .audio import decode_audio, audio_seconds, stop_decoders, shorten_gil_switch
 from .errors import TaError, BadRequest, InvalidParam, Unauthorized, TooLarge, NotAudio, ClientGone, NotReady, Overloaded, DeadlineExceeded, BodyTimeout, WorkerStopped
-from .engine import DecodeEngine, fast_decode_kernel
+from .engine import DecodeEngine
 from .engine_process import EngineProcess, LOG_FORMAT
 from .checks import bind_port, check_local_dir, check_port, check_settings, gpu_devices, pick_device   # torch alone: nbs/03b_checks
 from .engine_pool import EnginePool
-from .model import ASRModel
+from .service import freeze_heap, load_for_serving, trim_now
 from .settings import Settings, COUNTER_SLOTS, LISTEN_BACKLOG, STOPPED
 
 # %% auto #0
@@ -35,12 +34,11 @@ __all__ = ['MAX_SPEAKERS', 'log', 'MAX_INFLATION', 'INFLATE_FLOOR', 'PART_HEADER
            'PUBLISH_INTERVAL_S', 'STAGES', 'transcribe_router', 'health_router', 'stats_router', 'PIPELINE_BYTES',
            'HEAD_KEPT_BYTES', 'docs_router', 'Options', 'parse_options', 'require_ready', 'Episode', 'InFlight',
            'Claim', 'admitted', 'off_loop', 'Deadline', 'read_body', 'decode_content', 'single_valued', 'parse_request',
-           'parse_form', 'quiet_notices', 'freeze_heap', 'set_cpu_threads', 'load_for_serving', 'start_engine',
-           'warm_up', 'CounterRows', 'publish_counters', 'Engine', 'get_engine', 'check_api_key', 'Word', 'SpeakerTurn',
-           'Transcription', 'ErrorBody', 'decode_upload', 'record', 'undo_content_coding', 'post_transcribe',
-           'get_health', 'get_stats', 'add_error_handlers', 'ConnectionGuard', 'error_shape', 'GuardedH11',
-           'AmbiguousFraming', 'AllowedHosts', 'quiet_floods', 'raise_open_file_limit', 'trim_now', 'trim_memory',
-           'get_docs', 'get_redoc', 'build_app', 'server_config', 'serve', 'launch', 'wait_healthy']
+           'parse_form', 'start_engine', 'CounterRows', 'publish_counters', 'Engine', 'get_engine', 'check_api_key',
+           'Word', 'SpeakerTurn', 'Transcription', 'ErrorBody', 'decode_upload', 'record', 'undo_content_coding',
+           'post_transcribe', 'get_health', 'get_stats', 'add_error_handlers', 'ConnectionGuard', 'error_shape',
+           'GuardedH11', 'AmbiguousFraming', 'AllowedHosts', 'quiet_floods', 'raise_open_file_limit', 'trim_memory',
+           'get_docs', 'get_redoc', 'build_app', 'server_config', 'serve']
 
 # %% ../nbs/08_server.ipynb #c008
 @dataclass(frozen=True)
@@ -524,59 +522,11 @@ def _b64_audio(text: str) -> bytes:
                          'base64-encoded, as `base64 -w0 audio.wav` prints it') from None
 
 # %% ../nbs/08_server.ipynb #c016
-class _NoKernelNotice(logging.Filter):
-    "Drop transformers' 'install the fast kernel' notices: on CPU there is no such kernel to install."
-    def filter(self, record): return 'falling back to its reference PyTorch implementation' not in record.getMessage()
-
-def quiet_notices(device: torch.device):
-    "Print only what a server's operator can act on: no CUDA-kernel notices on CPU, no library deprecation notices."
-    kernels = logging.getLogger('transformers.integrations.hub_kernels')
-    if device.type == 'cpu' and not any(isinstance(f, _NoKernelNotice) for f in kernels.filters): kernels.addFilter(_NoKernelNotice())
-    for category in (FutureWarning, DeprecationWarning):  # transformers and peft telling ta's developers about their API
-        warnings.filterwarnings('ignore', category=category, module=r'(transformers|peft|torch)(\.|$)')
-
-def freeze_heap() -> int:
-    "Collect garbage once, then move every object alive now out of the collector's generations (`gc.freeze`): the imported modules, the model and its graphs, some 450,000 objects after a CPU start that never die. A full collection walks them all, a pause of 260-350 ms for every thread of the process on this 2-core CPU, `/health` included (nbs/10b_soak); frozen, they are skipped. Called once a process holds what it serves (after its warm-up). Returns how many objects are frozen."
-    gc.collect(); gc.freeze()
-    return gc.get_freeze_count()
-
-def set_cpu_threads(n: int) -> None:
-    "Give this process's torch operations n intra-op threads (the other cores go to uploads and HTTP); more than the cores it may run on is done as asked, with a warning: the threads then take turns."
-    if n > (cores := len(os.sched_getaffinity(0))):
-        log.warning('cpu_threads %d is more than the %d cores this process may run on: the threads will take turns on them, '
-                    'which is slower than %d threads (0 picks half the cores)', n, cores, cores)
-    torch.set_num_threads(n)
-
-def load_for_serving(settings: Settings) -> DecodeEngine:
-    "Load the checkpoint on the chosen device (on the CPU, computing with `settings.engine_cpu_threads` threads: this process's torch setting), then set up (graphs), start and warm the decode engine."
-    device = pick_device(settings.device)
-    quiet_notices(device)
-    if device.type == 'cuda' and not fast_decode_kernel() and not settings.allow_slow_kernels:
-        raise TaError("the fast Gated DeltaNet kernel (flash-linear-attention) is not available, so decoding would run the slow "
-                      "reference code; install ta[cuda] (flash-linear-attention, causal-conv1d) or pass --allow-slow-kernels")
-    if device.type == 'cpu': set_cpu_threads(settings.engine_cpu_threads)
-    model = ASRModel.from_pretrained(settings.model, device=device)
-    log.info('model %s on %s%s, recurrent state in %s', settings.model, device,
-             f' (threads: {torch.get_num_threads()})' if device.type == 'cpu' else '', settings.state_dtype)
-    engine = DecodeEngine(model, settings.max_batch_size, settings.graph_mode, settings.synthetic_tokens_per_second or None,
-                          state_dtype=settings.state_dtype).setup(log.info)
-    warm_up(engine, (1.0, 4.0)[:settings.max_batch_size])
-    log.info('%d objects kept out of garbage collection', freeze_heap())
-    return engine
-
 def start_engine(settings: Settings) -> DecodeEngine | EngineProcess | EnginePool:
     "The engine `ta serve` uses: one child process per device of `settings.gpus` (`EnginePool`) when set; else `load_for_serving` in a child process (`EngineProcess`) when `settings.engine_process` is 'on', or 'auto' on CUDA; else in this process."
     if settings.gpus: return EnginePool(load_for_serving, settings, gpu_devices(settings.gpus))
     on = settings.engine_process == 'on' or (settings.engine_process == 'auto' and pick_device(settings.device).type == 'cuda')
     return EngineProcess(load_for_serving, settings) if on else load_for_serving(settings)
-
-def warm_up(model: DecodeEngine | ASRModel, seconds: tuple[float, ...] = (1.0, 4.0)) -> float:
-    "Run one batch of low noise clips (lengths in s) so first-call costs (kernel autotuning, allocator growth) are paid before `/health` says ready; returns seconds taken."
-    t = time.perf_counter()
-    rng = np.random.default_rng(0)
-    model.transcribe_clips([(rng.standard_normal(int(s * SAMPLE_RATE)) * 0.01).astype(np.float32) for s in seconds])
-    log.info('warmed up in %.1f s', time.perf_counter() - t)
-    return time.perf_counter() - t
 
 # %% ../nbs/08_server.ipynb #ctr02
 GAUGES = ('inflight.requests', 'inflight.audio_seconds', 'inflight.max_requests', 'inflight.max_audio_seconds',
@@ -1027,17 +977,6 @@ def raise_open_file_limit() -> int:
     return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
 
 # %% ../nbs/08_server.ipynb #c024d
-def _glibc():
-    "The C library when it is glibc (it has `malloc_trim`), else None (musl, macOS)."
-    try: libc = ctypes.CDLL(ctypes.util.find_library('c') or 'libc.so.6')
-    except OSError: return None
-    return libc if hasattr(libc, 'malloc_trim') else None
-
-def trim_now() -> bool:
-    "Give the free memory at the top of each glibc heap back to the system; True if any was released."
-    libc = _glibc()
-    return bool(libc and libc.malloc_trim(0))
-
 async def trim_memory(engine: Engine, interval_s: float):
     "Every `interval_s` s in which requests finished, `trim_now` in a thread (it locks the heap: never on the event loop). Runs until cancelled."
     seen = engine.inflight.finished
@@ -1129,40 +1068,3 @@ def serve(settings: Settings, sockets: list[socket.socket] | None = None, start=
     except KeyboardInterrupt: pass  # uvicorn raises the Ctrl-C it handled again once it has shut down cleanly
     if failed and not follow: log.error(STOPPED, failed[0])   # the last line says why, after uvicorn's 'running' and shutdown lines
     return 1 if failed else 0
-
-# %% ../nbs/08_server.ipynb #x10p1
-import subprocess
-
-_LISTENING = re.compile(r'(?:Uvicorn running on|ta serve listening on) (https?://\S+) .*\(Press CTRL\+C to quit\)')
-
-def launch(argv: list[str], log_path: str | Path, listen_timeout_s: float = 120.0, **popen_kw) -> tuple[subprocess.Popen, str]:
-    "Run the server command `argv` (listening on port 0, e.g. `ta serve --port 0`) with its output copied to `log_path`; (process, URL it listens on); `process.log_thread` ends once the log has all the output. Raises `TaError` with the log's end if it exits or is not listening within `listen_timeout_s`."
-    p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, **popen_kw)
-    found, listening = [], threading.Event()
-    def copy():   # every line, for as long as the server runs: a pipe nobody reads fills up and blocks the server
-        with open(log_path, 'w') as log:
-            for line in p.stdout:
-                log.write(line); log.flush()
-                if not found and (m := _LISTENING.search(line)): found.append(m[1]); listening.set()
-        listening.set()
-    p.log_thread = threading.Thread(target=copy, name='ta-server-log', daemon=True)   # ends once all the output is in the log
-    p.log_thread.start()
-    if not listening.wait(listen_timeout_s) or not found:
-        p.kill(); raise TaError(f"the server is not listening (exit code {p.poll()}); its log ends:\n{Path(log_path).read_text()[-2000:]}")
-    return p, found[0]
-
-def _health(url: str):
-    "`GET url/health`, or None while it times out (HTTP worker processes still starting: the listening socket holds the connection)."
-    import httpx
-    try: return httpx.get(url + '/health', timeout=30)
-    except httpx.TimeoutException: return None
-
-def wait_healthy(url: str, proc: subprocess.Popen | None = None, timeout_s: float = 600.0) -> dict:
-    "`GET url/health`'s JSON once it answers 200, asking again while it answers 503 (loading) or times out (workers starting). Raises `TaError` if `proc` exits, another status comes, or `timeout_s` passes."
-    deadline = time.monotonic() + timeout_s
-    while (r := _health(url)) is None or r.status_code == 503:
-        if (proc is not None and proc.poll() is not None) or time.monotonic() > deadline:
-            raise TaError(f"the server at {url} is not ready (exit code {proc and proc.poll()}): {r.text[:300] if r else '/health timed out'}")
-        time.sleep(0.1)
-    if r.status_code != 200: raise TaError(f"GET {url}/health answered {r.status_code}: {r.text[:300]}")
-    return r.json()

@@ -154,9 +154,10 @@ def local_transcriber(model: str | Path | None = None) -> Callable[..., dict]:
     "`(path, **options) -> dict` transcribing in this process the way `ta serve` does, with `model` (`Settings`' default when None)."
     try:
         from ta.audio import decode_audio
-        from ta.server import Settings, load_for_serving
+        from ta.service import load_for_serving
+        from ta.settings import Settings
     except ImportError as e:
-        raise TaError(f'In-process mode needs ta.server, which cannot be imported here ({e}). '
+        raise TaError(f'In-process mode needs ta.service, which cannot be imported here ({e}). '
                       'Pass --endpoint-url URL of a running `ta serve` instead.') from None
     settings = Settings(allow_slow_kernels=True, **({'model': str(model)} if model else {}))
     scheduler = load_for_serving(settings)
