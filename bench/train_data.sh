@@ -4,6 +4,10 @@
 #   .train/words.txt.gz       Debian's wamerican word list (SCOWL; free to use, see its copyright file)
 #   .train/espeakng_loader/   espeak-ng 1.52 as a library with its English data, from the espeakng-loader wheel (GPL-3.0)
 #   .train/flite.tar.xz       Debian's flite 2.2 with its voices and libasound2 (BSD-style; LGPL-2.1), unpacked to /tmp/flite there
+#   .train/festival.tar.xz    Debian's festival 2.5 with its ked diphone voice, its lexicons and the shared libraries it
+#                             loads (free licences; see each package's copyright file), copied from this machine's installed festival
+#                             (apt-get install festival festvox-kdlpc16k), unpacked to /tmp/festival there; its
+#                             bin/festival sets FESTLIBDIR, FESTDATADIR and LD_LIBRARY_PATH for festival alone
 #   .train/wheels/            what `ta.train` imports and the GPU machine lacks, for its Python 3.12
 # Usage: bash bench/train_data.sh        (from the repository root; .train/ is git-ignored)
 set -euo pipefail
@@ -12,6 +16,20 @@ mkdir -p "$out"
 (cd "$tmp" && apt-get download -q bible-kjv bible-kjv-text wamerican >/dev/null && for d in *.deb; do dpkg -x "$d" root; done)
 (cd "$tmp" && mkdir fl && cd fl && apt-get download -q flite libflite1 libasound2 >/dev/null && for d in *.deb; do dpkg -x "$d" root; done \
   && rm -rf root/usr/share && tar cf - -C root . | xz -9 -T2 > flite.tar.xz) && mv "$tmp/fl/flite.tar.xz" "$out/"
+command -v festival >/dev/null && [ -d /usr/share/festival/voices/english/ked_diphone ] ||
+  { echo "festival and its ked voice are not installed: apt-get install festival festvox-kdlpc16k" >&2; exit 1; }
+fe="$tmp/festival"; mkdir -p "$fe/bin" "$fe/lib" "$fe/share"
+cp -L "$(command -v festival)" "$fe/lib/festival.bin" && cp -rL /usr/share/festival "$fe/share/"
+find "$fe/share/festival/voices" -mindepth 2 -maxdepth 2 ! -name ked_diphone -exec rm -rf {} +   # the one voice ta uses (nbs/13_corpus)
+ldd "$fe/lib/festival.bin" | awk '$3 ~ /^\// {print $3}' | grep -vE '/(libc|libm|libstdc\+\+|libgcc_s|ld-linux-x86-64)\.so' | xargs -r cp -L -t "$fe/lib"
+cat > "$fe/bin/festival" <<'WRAP'
+#!/bin/sh
+# festival from this folder's copy: its Scheme files and voices (FESTLIBDIR, FESTDATADIR; Debian's festival ignores --libdir), its libraries
+d=$(dirname "$(readlink -f "$0")")/..
+FESTLIBDIR="$d/share/festival" FESTDATADIR="$d/share/festival" LD_LIBRARY_PATH="$d/lib" exec "$d/lib/festival.bin" "$@"
+WRAP
+chmod +x "$fe/bin/festival"
+tar cf - -C "$fe" . | xz -9 -T2 > "$out/festival.tar.xz"
 (cd "$tmp/root/usr/lib" && ../bin/bible -d bible.data -f "Gen1:1-Rev22:21") | gzip -9n > "$out/kjv.txt.gz"   # bible cannot open a long -d path
 gzip -9nc "$tmp/root/usr/share/dict/american-english" > "$out/words.txt.gz"
 pip_get() { python3 -m pip download -q --no-deps --only-binary=:all: --python-version 3.12 --implementation cp \

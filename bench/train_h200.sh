@@ -12,6 +12,8 @@
 #   here, at a session's end:  python -m ta.train --out .train/run --keep bench/train_state
 #   stop 40: RUN=/tmp/trainrun DEADLINE=575 ... 9.5 twice (cold, then warm), then DEADLINE=400 ... 9.5 (warm): steps 3,161-7,099
 #   stop 41 (passages, PASSAGE_SHARE=0.3): RUN=/tmp/trainrun DEADLINE=575 ... 9.5 (cold), then DEADLINE=560 ... 9.5 (warm): steps 7,099-9,561
+#   from stop 41 the loader also runs festival (FESTIVAL_SHARE): run bench/train_data.sh again for .train/festival.tar.xz; carried
+#   with .train (without .train/run) and the tree, about 63 MB of the 64 MiB a call may carry
 set -euo pipefail
 if [ "${1:-}" = --unpack ]; then   # into a new folder first: the state it replaces is the only copy of the steps before
   [ -d "${2:-}" ] && compgen -G "$2/state.tar.part-*" >/dev/null || { echo "usage: $0 --unpack <folder with state.tar.part-*>" >&2; exit 2; }
@@ -28,10 +30,11 @@ if [ "${1:-}" = --unpack ]; then   # into a new folder first: the state it repla
 #   the state is packed into $OUT before the device call's 600 s limit, whatever MINUTES says
 minutes=${1:-8}; profile=${2:-}; extra=("${@:3}"); deadline=${DEADLINE:-570}
 python3 -m pip install -q --upgrade --no-index --no-deps --no-compile --no-cache-dir --target /tmp/site .train/wheels/*.whl
-mkdir -p /tmp/flite && tar xJf .train/flite.tar.xz -C /tmp/flite
+mkdir -p /tmp/flite /tmp/festival && tar xJf .train/flite.tar.xz -C /tmp/flite && tar xJf .train/festival.tar.xz -C /tmp/festival
 export PYTHONPATH="/tmp/site:$PWD/.train:$PWD${PYTHONPATH:+:$PYTHONPATH}" HF_HUB_OFFLINE=1 PYTHONUNBUFFERED=1 TOKENIZERS_PARALLELISM=false \
-  PATH="/tmp/flite/usr/bin:$PATH" LD_LIBRARY_PATH="/tmp/flite/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  PATH="/tmp/festival/bin:/tmp/flite/usr/bin:$PATH" LD_LIBRARY_PATH="/tmp/flite/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 flite -voice awb -t "flite works." -o /tmp/flite/check.wav && ls -la /tmp/flite/check.wav
+echo "(voice_ked_diphone) (utt.save.wave (SynthText \"festival works.\") \"/tmp/festival/check.wav\" 'riff)" | festival --pipe && ls -la /tmp/festival/check.wav
 nvidia-smi --query-gpu=name,memory.used --format=csv,noheader; nproc
 if [ "$profile" = profile ]; then python3 bench/train_profile_h200.py --out "$OUT/train_profile.json" 2>&1 | grep -av --line-buffered '^\[transformers\]' | head -45 || true; fi
 run=${RUN:-.train/run}

@@ -17,10 +17,11 @@ from .features import SAMPLE_RATE
 
 # %% auto #0
 __all__ = ['ENGLISH', 'VARIANTS', 'HELD_OUT_ACCENT', 'HELD_OUT_VARIANTS', 'ESPEAK_RATE', 'FLITE_VOICES', 'HELD_OUT_FLITE',
-           'FLITE_SHARE', 'HELD_OUT_BOOKS', 'SPEED_SHARE', 'SPEED_RANGE', 'PASSAGE_SHARE', 'MAX_CRASHES_IN_A_ROW',
-           'PIPER_VOICE', 'voices', 'Espeak', 'SynthesisCrashed', 'IsolatedEspeak', 'FliteFailed', 'Flite',
-           'read_lines', 'read_kjv', 'read_words', 'word_salad', 'number_sentence', 'Texts', 'add_reverb', 'add_noise',
-           'telephone', 'augment', 'change_speed', 'speed_perturb', 'Utterance', 'passage', 'utterance', 'Piper']
+           'FLITE_SHARE', 'FESTIVAL_VOICES', 'FESTIVAL_SHARE', 'HELD_OUT_BOOKS', 'SPEED_SHARE', 'SPEED_RANGE',
+           'PASSAGE_SHARE', 'MAX_CRASHES_IN_A_ROW', 'PIPER_VOICE', 'voices', 'Espeak', 'SynthesisCrashed',
+           'IsolatedEspeak', 'ProgramFailed', 'program_speech', 'Flite', 'scheme_string', 'Festival', 'read_lines',
+           'read_kjv', 'read_words', 'word_salad', 'number_sentence', 'Texts', 'add_reverb', 'add_noise', 'telephone',
+           'augment', 'change_speed', 'speed_perturb', 'Utterance', 'passage', 'utterance', 'Piper']
 
 # %% ../nbs/13_corpus.ipynb #8aa230e3
 ENGLISH = ['en-us', 'en', 'en-gb-x-rp', 'en-gb-scotland', 'en-gb-x-gbclan', 'en-gb-x-gbcwmd', 'en-us-nyc', 'en-029']
@@ -161,11 +162,21 @@ FLITE_VOICES = ['kal16', 'awb', 'rms']   # training
 HELD_OUT_FLITE = 'slt'                   # testing only
 FLITE_SHARE = 0.2                        # of training utterances: flite is ~15x slower than espeak-ng in-process
 
-class FliteFailed(TaError):
-    "flite's run for `text` in `voice` failed (`reason`: its exit code and error output, or no answer in time): that utterance is lost, not the process that asked."
-    def __init__(self, text: str, voice: str, reason: str):
-        super().__init__(f'flite failed speaking {text!r} in {voice!r}: {reason}')
-        self.text, self.voice = text, voice
+class ProgramFailed(TaError):
+    "A speech program's run (flite's, festival's) for `text` in `voice` failed (`reason`: its exit code and error output, no sound, or no answer in time): that utterance is lost, not the process that asked."
+    def __init__(self, program: str, text: str, voice: str, reason: str):
+        super().__init__(f'{program} failed speaking {text!r} in {voice!r}: {reason}')
+        self.program, self.text, self.voice = program, text, voice
+
+def program_speech(program: str, argv: list[str], text: str, voice: str, wav: Path, script: str | None = None) -> np.ndarray:
+    "Run `argv` (with `script` on its standard input), which should write `text` spoken in `voice` to the WAV file `wav`: float32 [n] at 16 kHz. Raises `ProgramFailed` for an error exit, a missing or empty file, or no answer in 120 s."
+    try: p = subprocess.run(argv, input=None if script is None else script.encode(), capture_output=True, timeout=120)
+    except subprocess.TimeoutExpired: raise ProgramFailed(program, text, voice, 'no answer in 120 s') from None
+    said = (p.stderr or p.stdout).decode(errors='replace').strip()[-300:]
+    if p.returncode: raise ProgramFailed(program, text, voice, f'exit code {p.returncode}: {said}')
+    if not wav.exists() or wav.stat().st_size <= 44: raise ProgramFailed(program, text, voice, f'no sound written: {said or "it said nothing"}')
+    x, sr = sf.read(wav, dtype='float32')
+    return x if sr == SAMPLE_RATE else soxr.resample(x, sr, SAMPLE_RATE).astype(np.float32)
 
 class Flite:
     "Debian's flite program: 16 kHz float32 speech from its diphone and clustergen voices."
@@ -173,16 +184,33 @@ class Flite:
         if not shutil.which('flite'): raise TaError('flite is not installed (apt-get install flite)')
 
     def say(self, text: str, voice: str = 'awb', stretch: float = 1.0) -> np.ndarray:
-        "`text` spoken by flite's `voice`, `stretch` times as long as its default pace: float32 [n] at 16 kHz. Raises `TaError` for a voice ta does not use, `FliteFailed` for a failed run."
+        "`text` spoken by flite's `voice`, `stretch` times as long as its default pace: float32 [n] at 16 kHz. Raises `TaError` for a voice ta does not use, `ProgramFailed` for a failed run."
         if voice not in FLITE_VOICES + [HELD_OUT_FLITE]: raise TaError(f'flite voice {voice!r} is not one of {FLITE_VOICES + [HELD_OUT_FLITE]}')
         with tempfile.TemporaryDirectory() as d:
             wav = Path(d) / 'x.wav'
-            try: p = subprocess.run(['flite', '-voice', voice, '--setf', f'duration_stretch={stretch:.3f}', '-t', text, '-o', str(wav)],
-                                    capture_output=True, timeout=120)
-            except subprocess.TimeoutExpired: raise FliteFailed(text, voice, 'no answer in 120 s') from None
-            if p.returncode or not wav.exists(): raise FliteFailed(text, voice, f'exit code {p.returncode}: {p.stderr.decode().strip()[-300:]}')
-            x, sr = sf.read(wav, dtype='float32')
-        return x if sr == SAMPLE_RATE else soxr.resample(x, sr, SAMPLE_RATE).astype(np.float32)
+            return program_speech('flite', ['flite', '-voice', voice, '--setf', f'duration_stretch={stretch:.3f}', '-t', text, '-o', str(wav)], text, voice, wav)
+
+# %% ../nbs/13_corpus.ipynb #fest02
+FESTIVAL_VOICES = ['ked_diphone']   # training only; its kal_diphone is flite's kal16 speaker, its slt flite's held-out one
+FESTIVAL_SHARE = 0.1                # of training utterances: festival is about a third as fast as flite
+
+def scheme_string(s: str) -> str:
+    "`s` as a Scheme string literal: quoted, its backslashes and double quotes escaped."
+    return '"' + s.replace('\\', '\\\\').replace('"', '\\"') + '"'
+
+class Festival:
+    "Debian's festival program with its `ked_diphone` voice: 16 kHz float32 speech."
+    def __init__(self):
+        if not shutil.which('festival'): raise TaError('festival is not installed (apt-get install festival festvox-kdlpc16k)')
+
+    def say(self, text: str, voice: str = 'ked_diphone', stretch: float = 1.0) -> np.ndarray:
+        "`text` spoken by festival's `voice`, `stretch` times as long as its default pace: float32 [n] at 16 kHz. Raises `TaError` for a voice ta does not use, `ProgramFailed` for a failed run."
+        if voice not in FESTIVAL_VOICES: raise TaError(f'festival voice {voice!r} is not one of {FESTIVAL_VOICES}')
+        with tempfile.TemporaryDirectory() as d:
+            wav = Path(d) / 'x.wav'
+            script = (f"(voice_{voice}) (Parameter.set 'Duration_Stretch {stretch:.3f}) "
+                      f"(utt.save.wave (SynthText {scheme_string(text)}) {scheme_string(str(wav))} 'riff)")
+            return program_speech('festival', ['festival', '--pipe'], text, voice, wav, script)
 
 # %% ../nbs/13_corpus.ipynb #6dab0d2d
 def read_lines(path: str | Path) -> list[str]:
@@ -297,7 +325,7 @@ class Utterance:
     "One synthetic training or test clip."
     audio: np.ndarray   # float32 [n] at 16 kHz, as spoken (`augment` it for training)
     text: str           # what the model should write
-    voice: str          # espeak-ng's name, or flite:<voice>, or PIPER_VOICE
+    voice: str          # espeak-ng's name, or flite:<voice>, festival:<voice>, or PIPER_VOICE
 
 def _espeak_voice(tts: Espeak | IsolatedEspeak, split: str, rng: np.random.Generator, steady: bool = False):
     "A random espeak-ng voice of `split` and how it speaks a text: its pace, pitch, range and pauses drawn per text, or once (`steady`: a passage's verses in one manner)."
@@ -313,6 +341,12 @@ def _flite_voice(flite: Flite, split: str, rng: np.random.Generator, steady: boo
     voice = vs[rng.integers(len(vs))]
     fixed = float(rng.uniform(0.75, 1.35)) if steady else None
     return f'flite:{voice}', lambda text: flite.say(text, voice, fixed or float(rng.uniform(0.75, 1.35)))
+
+def _festival_voice(festival: Festival, rng: np.random.Generator, steady: bool = False):
+    "A random festival voice (all are training voices) and how it speaks a text: its pace drawn per text, or once (`steady`)."
+    voice = FESTIVAL_VOICES[rng.integers(len(FESTIVAL_VOICES))]
+    fixed = float(rng.uniform(0.8, 1.3)) if steady else None
+    return f'festival:{voice}', lambda text: festival.say(text, voice, fixed or float(rng.uniform(0.8, 1.3)))
 
 PASSAGE_SHARE = 0.3   # of training utterances (`SpeechStream`): verses in a row, as many as fit into a chunk (`passage`)
 
@@ -331,20 +365,24 @@ MAX_CRASHES_IN_A_ROW = 3   # `utterance` raises at this many failed draws in a r
 _log = logging.getLogger('ta.corpus')
 
 def utterance(tts: Espeak | IsolatedEspeak, texts: Texts, split: str, rng: np.random.Generator, max_s: float = 18.0,
-              flite: Flite | None = None, flite_share: float = FLITE_SHARE, passage_share: float = 0.0) -> Utterance:
-    "A random sentence of `split` in a random voice of `split` (espeak-ng's; with `flite`, flite's `flite_share` of the time), or `passage_share` of the time verses in a row (`passage`), at most `max_s` seconds. A draw that `tts` crashed on or flite failed on is logged and drawn again; `TaError` after `MAX_CRASHES_IN_A_ROW` in a row. With `passage_share` 0 it draws what it drew before passages existed (the held-out sets stay the same)."
+              flite: Flite | None = None, flite_share: float = FLITE_SHARE, passage_share: float = 0.0,
+              festival: Festival | None = None, festival_share: float = FESTIVAL_SHARE) -> Utterance:
+    "A random sentence of `split` in a random voice of `split` (espeak-ng's; with `flite`, flite's `flite_share` of the time; with `festival` and `split` 'train', festival's `festival_share` of the time), or `passage_share` of the time verses in a row (`passage`), at most `max_s` seconds. A draw that `tts` crashed on or a program failed on is logged and drawn again; `TaError` after `MAX_CRASHES_IN_A_ROW` in a row. Without `festival`, and with `passage_share` 0, it draws what it drew before either existed (the held-out sets stay the same)."
     for _ in range(MAX_CRASHES_IN_A_ROW):
-        try: return _draw(tts, texts, split, rng, max_s, flite, flite_share, passage_share)
+        try: return _draw(tts, texts, split, rng, max_s, flite, flite_share, passage_share, festival, festival_share)
         except SynthesisCrashed as e: _log.warning('%s (crash %d of this synthesiser): another sentence and voice drawn', e, tts.crashes)
-        except FliteFailed as e: _log.warning('%s: another sentence and voice drawn', e)
-    raise TaError(f'espeak-ng crashed or flite failed on {MAX_CRASHES_IN_A_ROW} utterances in a row')
+        except ProgramFailed as e: _log.warning('%s: another sentence and voice drawn', e)
+    raise TaError(f'espeak-ng crashed or a speech program failed on {MAX_CRASHES_IN_A_ROW} utterances in a row')
 
 def _draw(tts: Espeak | IsolatedEspeak, texts: Texts, split: str, rng: np.random.Generator, max_s: float, flite: Flite | None,
-          flite_share: float, passage_share: float = 0.0) -> Utterance:
+          flite_share: float, passage_share: float = 0.0, festival: Festival | None = None, festival_share: float = 0.0) -> Utterance:
     "One try of `utterance`: a voice, then a passage (`passage_share` of the time) or sentences of at most 40, 20 and 10 words until one fits into `max_s` seconds."
     use_flite = flite is not None and rng.random() < flite_share
+    # festival's share of the draws flite did not take, so that `festival_share` is of all; no draw without festival: the stream stays as it was
+    use_festival = not use_flite and festival is not None and split == 'train' and rng.random() * (1 - (flite is not None) * flite_share) < festival_share
     steady = bool(passage_share) and rng.random() < passage_share   # no draw at share 0: the stream of draws stays as it was
-    voice, say = _flite_voice(flite, split, rng, steady) if use_flite else _espeak_voice(tts, split, rng, steady)
+    voice, say = (_flite_voice(flite, split, rng, steady) if use_flite else _festival_voice(festival, rng, steady) if use_festival
+                  else _espeak_voice(tts, split, rng, steady))
     if steady and (p := passage(texts.verses[split], rng, say, max_s)): return Utterance(*p, voice)
     for words in (40, 20, 10):
         text = texts.sentence(split, rng, words)

@@ -13,7 +13,7 @@ import torch.nn.functional as F
 from torch import Tensor
 from safetensors.torch import save_file, load_file
 from transformers import PreTrainedTokenizerFast, GraniteSpeech5EncoderConfig, GraniteSpeech5Encoder, Qwen3_5TextConfig, Qwen3_5ForCausalLM
-from .corpus import Flite, IsolatedEspeak, FLITE_SHARE, HELD_OUT_FLITE, Piper, PIPER_VOICE, Texts, Utterance, read_kjv, read_words, number_sentence, utterance, augment, speed_perturb, PASSAGE_SHARE
+from .corpus import Festival, FESTIVAL_SHARE, Flite, IsolatedEspeak, FLITE_SHARE, HELD_OUT_FLITE, Piper, PIPER_VOICE, Texts, Utterance, read_kjv, read_words, number_sentence, utterance, augment, speed_perturb, PASSAGE_SHARE
 from .eval import normalize, row_errors, corpus_wer
 from .features import SAMPLE_RATE, batch_clip_features
 from .errors import TaError
@@ -92,22 +92,23 @@ def losses(model: ASRModel, clips: list[Tensor], targets: list[list[int]]) -> tu
 REUSE = 2   # batches each synthesised utterance is in, freshly augmented each time: synthesis is most of the loader's CPU
 
 class SpeechStream(torch.utils.data.IterableDataset):
-    "Endless batches of augmented synthetic utterances of `split` (16 kHz float32 clips, token ids), about `batch_seconds` of audio each, rows of similar length together; `passage_share` of utterances verses in a row (`passage`); each utterance in `reuse` batches, augmented afresh for each (its speed, `speed_perturb`, then room, band, noise and level, `augment`)."
+    "Endless batches of augmented synthetic utterances of `split` (16 kHz float32 clips, token ids), about `batch_seconds` of audio each, rows of similar length together; spoken by espeak-ng, flite (`flite_share` of utterances) or festival (`festival_share`); `passage_share` of utterances verses in a row (`passage`); each utterance in `reuse` batches, augmented afresh for each (its speed, `speed_perturb`, then room, band, noise and level, `augment`)."
     def __init__(self, data: Path, tokenizer, split: str = 'train', batch_seconds: float = 600, seed: int = 0, group: int = 4,
-                 flite_share: float = FLITE_SHARE, reuse: int = REUSE, passage_share: float = PASSAGE_SHARE):
+                 flite_share: float = FLITE_SHARE, reuse: int = REUSE, passage_share: float = PASSAGE_SHARE, festival_share: float = FESTIVAL_SHARE):
         self.data, self.tok, self.split, self.batch_seconds, self.seed, self.group = Path(data), tokenizer, split, batch_seconds, seed, group
-        self.flite_share, self.reuse, self.passage_share = flite_share, reuse, passage_share
+        self.flite_share, self.reuse, self.passage_share, self.festival_share = flite_share, reuse, passage_share, festival_share
 
     def __iter__(self):
         info = torch.utils.data.get_worker_info()
         if info: torch.set_num_threads(1)   # one core per worker: the loader runs one worker per core
         rng = np.random.default_rng([self.seed, info.id if info else 0])
-        texts, flite = load_texts(self.data), Flite() if self.flite_share else None
+        texts, flite, festival = load_texts(self.data), Flite() if self.flite_share else None, Festival() if self.festival_share else None
         with IsolatedEspeak() as tts:   # espeak-ng in a child process: a crash inside it costs an utterance, not this worker
             while True:
                 pool, total = [], 0.0
                 while total < self.group * self.batch_seconds:
-                    u = utterance(tts, texts, self.split, rng, flite=flite, flite_share=self.flite_share, passage_share=self.passage_share); pool.append(u); total += len(u.audio) / SAMPLE_RATE
+                    u = utterance(tts, texts, self.split, rng, flite=flite, flite_share=self.flite_share, passage_share=self.passage_share,
+                                  festival=festival, festival_share=self.festival_share); pool.append(u); total += len(u.audio) / SAMPLE_RATE
                 pool.sort(key=lambda u: len(u.audio))
                 cuts = np.linspace(0, len(pool), self.group + 1).astype(int)
                 for i in np.concatenate([rng.permutation(self.group) for _ in range(self.reuse)]):
@@ -190,6 +191,7 @@ class TrainArgs:
     eval_utterances: int = 200 # held-out utterances scored at each evaluation
     dim: int = DEFAULT_DIM     # model width of a new run (a resumed run keeps its own)
     flite_share: float = FLITE_SHARE  # of training utterances spoken by flite (0: espeak-ng only)
+    festival_share: float = FESTIVAL_SHARE  # of training utterances spoken by festival (0: none; at most 1 - flite_share)
     reuse: int = REUSE         # batches each synthesised utterance is in, augmented afresh each time
     passage_share: float = PASSAGE_SHARE  # of training utterances that are verses in a row, as many as fit into a chunk
     seed: int = 0
@@ -298,7 +300,7 @@ def _start(a: TrainArgs, device: str) -> tuple[ASRModel, torch.optim.Optimizer, 
 def _batches(a: TrainArgs, tokenizer, meta: dict):
     "An iterator over `SpeechStream` batches from `a.workers` processes, seeded by the step and the loader restarts so far."
     seed = a.seed * 7919 + meta['step'] + 104_729 * meta.get('loader_restarts', 0)
-    return iter(torch.utils.data.DataLoader(SpeechStream(a.data, tokenizer, batch_seconds=a.batch_seconds, seed=seed, flite_share=a.flite_share, reuse=a.reuse, passage_share=a.passage_share), batch_size=None,
+    return iter(torch.utils.data.DataLoader(SpeechStream(a.data, tokenizer, batch_seconds=a.batch_seconds, seed=seed, flite_share=a.flite_share, reuse=a.reuse, passage_share=a.passage_share, festival_share=a.festival_share), batch_size=None,
                                             num_workers=a.workers, prefetch_factor=4 if a.workers else None))
 
 def _step(model: ASRModel, opt: torch.optim.Optimizer, clips: list[Tensor], targets: list[list[int]], lr: float) -> tuple[Tensor, ...]:
@@ -405,6 +407,7 @@ ARG_HELP = dict(out='the run folder: state/ (resumed from when present), checkpo
                 eval_every='steps between held-out evaluations (at least 1)', eval_utterances='held-out utterances an evaluation scores (at least 1)',
                 dim="model width of a new run, a multiple of the encoder's 4 attention heads (a resumed run keeps its own)",
                 flite_share='share of utterances flite speaks, 0 to 1 (0: espeak-ng only)',
+                festival_share='share of utterances festival speaks, 0 to 1 minus --flite-share (0: none)',
                 reuse='batches each synthesised utterance is in, augmented afresh each time (at least 1)',
                 passage_share='share of utterances that are verses in a row, as many as fit into a chunk, 0 to 1', seed='seed of the data and the initial weights (0 to 2^63 - 1)')
 
@@ -414,7 +417,7 @@ def _check(p: argparse.ArgumentParser, a: argparse.Namespace):
     for name, ok in (('total_steps', a.total_steps >= 1), ('minutes', 0 < a.minutes < math.inf), ('batch_seconds', 1 <= a.batch_seconds < math.inf),
                      ('lr', 0 < a.lr < math.inf), ('warmup', a.warmup >= 0), ('eval_every', a.eval_every >= 1),
                      ('eval_utterances', a.eval_utterances >= 1), ('workers', a.workers >= 0), ('dim', a.dim >= heads and a.dim % heads == 0),
-                     ('flite_share', 0 <= a.flite_share <= 1), ('reuse', a.reuse >= 1), ('passage_share', 0 <= a.passage_share <= 1), ('seed', 0 <= a.seed < 2 ** 63)):
+                     ('flite_share', 0 <= a.flite_share <= 1), ('festival_share', 0 <= a.festival_share <= 1 - a.flite_share), ('reuse', a.reuse >= 1), ('passage_share', 0 <= a.passage_share <= 1), ('seed', 0 <= a.seed < 2 ** 63)):
         if not ok: p.error(f"--{name.replace('_', '-')} {getattr(a, name)}: {ARG_HELP[name]}")
     if a.evaluate is not None and a.evaluate < 1: p.error(f'--evaluate {a.evaluate}: N must be at least 1')
     if a.out.exists() and not a.out.is_dir(): p.error(f'--out {a.out}: a file, not a folder ({ARG_HELP["out"]})')
