@@ -1,4 +1,4 @@
-"""Stop 37 (nbs/08e_http_workers, "One socket per worker"): does a replacement HTTP worker answer 503 "still loading"?
+"""Stop 37 (nbs/08f_http_workers, "One socket per worker"): does a replacement HTTP worker answer 503 "still loading"?
 `ta serve --http-workers 2 --device cpu` (the `ta` on PYTHONPATH, run with -P so the working directory does not shadow
 it); as soon as /health says ready, kill HTTP worker 0; once the supervisor has started another, 8 requests on new
 connections. Prints and writes the statuses per round:

@@ -70,7 +70,7 @@ def level_record(level: int, rounds: list[tuple[list[Outcome], float]], audio_s:
 # %% ../nbs/10_bench.ipynb #c012
 def _num(x) -> bool: return isinstance(x, (int, float)) and not isinstance(x, bool)
 
-GAUGES = frozenset({   # /stats numbers that are a reading, not a count (ta.server's InFlight, ConnectionGuard, EnginePool.describe)
+GAUGES = frozenset({   # /stats numbers that are a reading, not a count (ta.request's InFlight, ConnectionGuard, EnginePool.describe)
     'inflight.requests', 'inflight.audio_seconds', 'inflight.max_requests', 'inflight.max_audio_seconds',
     'connections.open', 'connections.waiting', 'connections.max', 'engines.in_flight', 'engines.pid'})
 

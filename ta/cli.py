@@ -109,7 +109,7 @@ def cmd_eval(a) -> int:
 
 
 # %% ../nbs/12_cli.ipynb #c012
-NOTEBOOK_TIMEOUT_S = 1200   # per notebook; the longest, 08_server, took 372 s on a loaded 2-core machine (stop 23)
+NOTEBOOK_TIMEOUT_S = 1200   # per notebook; the longest, 08d_server, took 372 s on a loaded 2-core machine (stop 23)
 
 def notebooks(path: str | Path = 'nbs') -> list[Path]:
     "Test notebooks under `path` (or `path` itself), skipping names starting with `_` or `.`."

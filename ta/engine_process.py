@@ -12,7 +12,7 @@ from multiprocessing.connection import Client, Connection
 import numpy as np
 from tqdm import tqdm
 # torch and ta.engine are imported where used: `ta serve`'s supervisor starts the engine process through this module
-# before it imports them itself (nbs/08e_http_workers), and torch with transformers take seconds to import
+# before it imports them itself (nbs/08f_http_workers), and torch with transformers take seconds to import
 from .errors import NotReady, TaError, WorkerStopped
 from typing import TYPE_CHECKING
 if TYPE_CHECKING: from ta.engine import EngineStats   # annotations only

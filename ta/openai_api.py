@@ -13,12 +13,12 @@ import numpy as np
 from fastapi import APIRouter, Depends, FastAPI, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse, PlainTextResponse, Response, StreamingResponse
-from .audio import decode_audio, chunk_bounds, audio_seconds, SAMPLE_RATE
+from .audio import chunk_bounds, audio_seconds, SAMPLE_RATE
 from .errors import TaError, BadRequest, ClientGone, InvalidParam, NotAudio, NotReady, NotFound, Overloaded, TooLarge, WorkerStopped
 from .pipeline import join_texts
-from .server import (_CUT_SHORT, _WORKER_STOPPED, _shown, _some, Engine, Options, get_engine, check_api_key, read_body, parse_form,
-                       parse_options, require_ready, _as_bool, admitted, Claim, Deadline, decode_upload, record, MAX_SPEAKERS,
-                       undo_content_coding)
+from .request import (_CUT_SHORT, _WORKER_STOPPED, _shown, _some, Engine, Options, get_engine, check_api_key, read_body, parse_form,
+                        parse_options, require_ready, _as_bool, admitted, Claim, Deadline, decode_upload, record, MAX_SPEAKERS,
+                        undo_content_coding)
 
 # %% auto #0
 __all__ = ['RESPONSE_FORMATS', 'GRANULARITIES', 'MAX_PROMPT_CHARS', 'openai_router', 'cpu_pool', 'Chunk', 'chunk_texts',

@@ -17,8 +17,8 @@ __all__ = ['LISTEN_BACKLOG', 'COUNTER_SLOTS', 'STOPPED', 'AUDIO_BYTES_PER_S', 'O
 # %% ../nbs/03a_settings.ipynb #c005
 _TINY = Path(ta.__file__).parent / 'checkpoints' / 'tiny'  # ta.tiny.TINY_DIR, without importing torch
 LISTEN_BACKLOG = 128      # connections the kernel queues; asyncio accepts up to this many at once (each a descriptor), so well under max_connections
-COUNTER_SLOTS = 64         # numbers in one process's row of `CounterRows` (`Engine.counters` has 20 numbers, `ready` among them; nbs/08_server), here for the supervisor of --http-workers, which sizes the rows without importing ta.server
-STOPPED = 'ta serve stopped: the model could not be loaded: %s'   # the last log line of a ta serve whose model could not be loaded (nbs/08_server, 08e_http_workers)
+COUNTER_SLOTS = 64         # numbers in one process's row of `CounterRows` (`Engine.counters` has 20 numbers, `ready` among them; nbs/08_request), here for the supervisor of --http-workers, which sizes the rows without importing ta.server
+STOPPED = 'ta serve stopped: the model could not be loaded: %s'   # the last log line of a ta serve whose model could not be loaded (nbs/08d_server, 08f_http_workers)
 AUDIO_BYTES_PER_S = 2**18  # memory one second of audio in flight costs at its peak: the 4.8 GB for 5.97 h measured in issue 13 is 223 KiB/s
 
 def memory_bytes() -> int:
@@ -105,7 +105,7 @@ class Settings(BaseSettings):
 
 # %% ../nbs/03a_settings.ipynb #ray02
 class Settings(Settings):
-    "`ta serve`'s settings, with those of `ta serve --ray` (Ray Serve, `nbs/08d_ray_serve`) added."
+    "`ta serve`'s settings, with those of `ta serve --ray` (Ray Serve, `nbs/08e_ray_serve`) added."
     ray: bool = Field(False, description="serve on a Ray cluster with Ray Serve (pip install 'ta[ray]'): one replica of this server per GPU, one endpoint, requests routed by queue length")
     ray_address: str = Field('auto', description="with --ray, the cluster to join: 'auto' (RAY_ADDRESS, else the one `ray start` made on this machine), 'local' (start a one-machine cluster for this command only) or the head's host:port")
     ray_min_replicas: int = Field(1, ge=1, description='with --ray: fewest replicas; the autoscaler adds replicas while they average more than max_batch_size requests in flight')
