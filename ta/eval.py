@@ -18,7 +18,7 @@ from .eval_sets import Row, read_manifest, build_offline_set, cache_dir, REAL_SE
 __all__ = ['EXTRA_RULES', 'Transcriber', 'HUB_SETS', 'HUB_SEED', 'HUB_BUFFER', 'PEERS', 'normalize', 'row_errors', 'corpus_wer',
            'summarize', 'paired_bootstrap', 'utterance_diff', 'compare_runs', 'http_transcriber',
            'inprocess_transcriber', 'run_system', 'machine', 'markdown_table', 'plot_wer', 'HubSet', 'hub_rows',
-           'make_transcriber', 'select_rows', 'eval_parser', 'run_eval', 'title', 'main_eval']
+           'make_transcriber', 'select_rows', 'eval_parser', 'run_eval', 'title', 'first_run', 'main_eval']
 
 # %% ../nbs/11b_eval.ipynb #40a5d5a7
 EXTRA_RULES = [(r'\bokay\b', 'ok'), (r'\ball right\b', 'alright'), (r'\bkinda\b', 'kind of'), (r'\bah\b', '')]
@@ -304,14 +304,28 @@ def title(rec: dict) -> str:
             f"passes {min(l for r in rec['runs'] for l in r['load_avg_1min'] if l is not None):.1f}-"
             f"{max(l for r in rec['runs'] for l in r['load_avg_1min'] if l is not None):.1f})")
 
+def first_run(path: Path) -> dict:
+    "The first run of the `ta eval` record at `path`. Raises `TaError` (one line) for a missing or unreadable file, or JSON that is not such a record."
+    try: rec = json.loads(path.read_text())
+    except FileNotFoundError: raise TaError(f'{path}: no such file') from None
+    except (OSError, UnicodeDecodeError, ValueError) as e: raise TaError(f'{path}: not a ta eval record ({type(e).__name__}: {e})') from None
+    if not (isinstance(rec, dict) and isinstance(rec.get('runs'), list) and rec['runs'] and isinstance(rec['runs'][0], dict)):
+        raise TaError(f"{path}: not a ta eval record (no 'runs' list)")
+    return rec['runs'][0]
+
 def main_eval(argv: list[str] | None = None) -> int:
     "`ta eval`: evaluate, or `compare A.json B.json`, or `build-offline`; 0 when every row was transcribed."
     argv = list(argv or [])
     if argv[:1] == ['build-offline']:
+        argparse.ArgumentParser(prog='ta eval build-offline', description='Download (hash-pinned) and cache the offline set; '
+                                'print its manifest path.').parse_args(argv[1:])   # --help, or an unknown argument: exits 0 or 2
         print(build_offline_set()); return 0
     if argv[:1] == ['compare']:
-        if len(argv) != 3: raise TaError('usage: ta eval compare A.json B.json')
-        a, b = (json.loads(Path(p).read_text())['runs'][0] for p in argv[1:])
+        p = argparse.ArgumentParser(prog='ta eval compare', description="Paired bootstrap of two `ta eval` records' first runs, "
+                                    'and the rows whose errors changed.')
+        p.add_argument('a', type=Path, help='the first record (JSON written by ta eval --out)'); p.add_argument('b', type=Path, help='the second')
+        c = p.parse_args(argv[1:])
+        a, b = first_run(c.a), first_run(c.b)
         c = compare_runs(a, b); bs = c['bootstrap']
         print(f"{c['b']} - {c['a']}: pooled WER {_pct(bs['wer_b'])}% - {_pct(bs['wer_a'])}% = {100 * bs['delta']:+.2f} points, "
               f"95% interval [{100 * bs['lo']:+.2f}, {100 * bs['hi']:+.2f}] ({bs['rows']} rows, {bs['iters']} resamples)")
