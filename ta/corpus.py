@@ -335,18 +335,11 @@ def _espeak_voice(tts: Espeak | IsolatedEspeak, split: str, rng: np.random.Gener
     fixed = manner() if steady else None
     return voice, lambda text: tts.say(text, voice, *(fixed or manner()))
 
-def _flite_voice(flite: Flite, split: str, rng: np.random.Generator, steady: bool = False):
-    "A random flite voice of `split` and how it speaks a text: its pace drawn per text, or once (`steady`)."
-    vs = FLITE_VOICES if split == 'train' else [HELD_OUT_FLITE]
+def _program_voice(program: str, say, vs: list[str], rng: np.random.Generator, steady: bool = False, pace: tuple[float, float] = (0.75, 1.35)):
+    "A random one of a speech program's voices `vs` ('program:voice') and how it speaks a text through `say(text, voice, stretch)`: its pace (a stretch in `pace`) drawn per text, or once (`steady`)."
     voice = vs[rng.integers(len(vs))]
-    fixed = float(rng.uniform(0.75, 1.35)) if steady else None
-    return f'flite:{voice}', lambda text: flite.say(text, voice, fixed or float(rng.uniform(0.75, 1.35)))
-
-def _festival_voice(festival: Festival, rng: np.random.Generator, steady: bool = False):
-    "A random festival voice (all are training voices) and how it speaks a text: its pace drawn per text, or once (`steady`)."
-    voice = FESTIVAL_VOICES[rng.integers(len(FESTIVAL_VOICES))]
-    fixed = float(rng.uniform(0.8, 1.3)) if steady else None
-    return f'festival:{voice}', lambda text: festival.say(text, voice, fixed or float(rng.uniform(0.8, 1.3)))
+    fixed = float(rng.uniform(*pace)) if steady else None
+    return f'{program}:{voice}', lambda text: say(text, voice, fixed or float(rng.uniform(*pace)))
 
 PASSAGE_SHARE = 0.3   # of training utterances (`SpeechStream`): verses in a row, as many as fit into a chunk (`passage`)
 
@@ -381,8 +374,9 @@ def _draw(tts: Espeak | IsolatedEspeak, texts: Texts, split: str, rng: np.random
     # festival's share of the draws flite did not take, so that `festival_share` is of all; no draw without festival: the stream stays as it was
     use_festival = not use_flite and festival is not None and split == 'train' and rng.random() * (1 - (flite is not None) * flite_share) < festival_share
     steady = bool(passage_share) and rng.random() < passage_share   # no draw at share 0: the stream of draws stays as it was
-    voice, say = (_flite_voice(flite, split, rng, steady) if use_flite else _festival_voice(festival, rng, steady) if use_festival
-                  else _espeak_voice(tts, split, rng, steady))
+    if use_flite: voice, say = _program_voice('flite', flite.say, FLITE_VOICES if split == 'train' else [HELD_OUT_FLITE], rng, steady)
+    elif use_festival: voice, say = _program_voice('festival', festival.say, FESTIVAL_VOICES, rng, steady, pace=(0.8, 1.3))
+    else: voice, say = _espeak_voice(tts, split, rng, steady)
     if steady and (p := passage(texts.verses[split], rng, say, max_s)): return Utterance(*p, voice)
     for words in (40, 20, 10):
         text = texts.sentence(split, rng, words)
