@@ -4,7 +4,7 @@
 
 # %% ../nbs/13_corpus.ipynb #4fbf71eb
 from __future__ import annotations
-import contextlib, ctypes, gzip, json, logging, os, re, resource, shutil, struct, subprocess, sys, tempfile
+import contextlib, ctypes, gzip, json, logging, os, re, resource, select, shutil, struct, subprocess, sys, tempfile, time
 from dataclasses import dataclass
 from pathlib import Path
 import numpy as np
@@ -17,11 +17,12 @@ from .features import SAMPLE_RATE
 
 # %% auto #0
 __all__ = ['ENGLISH', 'VARIANTS', 'HELD_OUT_ACCENT', 'HELD_OUT_VARIANTS', 'ESPEAK_RATE', 'FLITE_VOICES', 'HELD_OUT_FLITE',
-           'FLITE_SHARE', 'FESTIVAL_VOICES', 'FESTIVAL_SHARE', 'HELD_OUT_BOOKS', 'SPEED_SHARE', 'SPEED_RANGE',
-           'PASSAGE_SHARE', 'MAX_CRASHES_IN_A_ROW', 'PIPER_VOICE', 'voices', 'Espeak', 'SynthesisCrashed',
-           'IsolatedEspeak', 'ProgramFailed', 'program_speech', 'Flite', 'scheme_string', 'Festival', 'read_lines',
-           'read_kjv', 'read_words', 'word_salad', 'number_sentence', 'Texts', 'add_reverb', 'add_noise', 'telephone',
-           'augment', 'change_speed', 'speed_perturb', 'Utterance', 'passage', 'utterance', 'Piper']
+           'FLITE_SHARE', 'FESTIVAL_VOICES', 'FESTIVAL_SHARE', 'FESTIVAL_GC_EVERY', 'HELD_OUT_BOOKS', 'SPEED_SHARE',
+           'SPEED_RANGE', 'PASSAGE_SHARE', 'MAX_CRASHES_IN_A_ROW', 'PIPER_VOICE', 'voices', 'Espeak',
+           'SynthesisCrashed', 'IsolatedEspeak', 'ProgramFailed', 'program_speech', 'read_speech', 'Flite',
+           'scheme_string', 'Festival', 'read_lines', 'read_kjv', 'read_words', 'word_salad', 'number_sentence',
+           'Texts', 'add_reverb', 'add_noise', 'telephone', 'augment', 'change_speed', 'speed_perturb', 'Utterance',
+           'passage', 'utterance', 'Piper']
 
 # %% ../nbs/13_corpus.ipynb #8aa230e3
 ENGLISH = ['en-us', 'en', 'en-gb-x-rp', 'en-gb-scotland', 'en-gb-x-gbclan', 'en-gb-x-gbcwmd', 'en-us-nyc', 'en-029']
@@ -174,6 +175,10 @@ def program_speech(program: str, argv: list[str], text: str, voice: str, wav: Pa
     except subprocess.TimeoutExpired: raise ProgramFailed(program, text, voice, 'no answer in 120 s') from None
     said = (p.stderr or p.stdout).decode(errors='replace').strip()[-300:]
     if p.returncode: raise ProgramFailed(program, text, voice, f'exit code {p.returncode}: {said}')
+    return read_speech(program, text, voice, wav, said)
+
+def read_speech(program: str, text: str, voice: str, wav: Path, said: str) -> np.ndarray:
+    "The speech a program wrote to `wav`: float32 [n] at 16 kHz. Raises `ProgramFailed` with what it `said` when the file is missing or empty."
     if not wav.exists() or wav.stat().st_size <= 44: raise ProgramFailed(program, text, voice, f'no sound written: {said or "it said nothing"}')
     x, sr = sf.read(wav, dtype='float32')
     return x if sr == SAMPLE_RATE else soxr.resample(x, sr, SAMPLE_RATE).astype(np.float32)
@@ -192,25 +197,56 @@ class Flite:
 
 # %% ../nbs/13_corpus.ipynb #fest02
 FESTIVAL_VOICES = ['ked_diphone']   # training only; its kal_diphone is flite's kal16 speaker, its slt flite's held-out one
-FESTIVAL_SHARE = 0.1                # of training utterances: festival is about a third as fast as flite
+FESTIVAL_SHARE = 0.1                # of training utterances: one speaker's share, about what each of flite's three gets
+FESTIVAL_GC_EVERY = 25              # texts between festival's garbage collections: without, its memory grew 0.9 MB a text; each costs about 13 ms
 
 def scheme_string(s: str) -> str:
     "`s` as a Scheme string literal: quoted, its backslashes and double quotes escaped."
     return '"' + s.replace('\\', '\\\\').replace('"', '\\"') + '"'
 
 class Festival:
-    "Debian's festival program with its `ked_diphone` voice: 16 kHz float32 speech."
-    def __init__(self):
+    "Debian's festival with its `ked_diphone` voice, one `festival --pipe` child kept running and sent a Scheme command a text: 16 kHz float32 speech. A child that dies or does not answer in `answer_s` seconds costs its text (`ProgramFailed`) and is replaced at the next. One thread at a time."
+    def __init__(self, answer_s: float = 120.0):
         if not shutil.which('festival'): raise TaError('festival is not installed (apt-get install festival festvox-kdlpc16k)')
+        self.answer_s, self.proc, self.texts = answer_s, None, 0
+        self._dir = tempfile.TemporaryDirectory(prefix='ta-festival-')
 
     def say(self, text: str, voice: str = 'ked_diphone', stretch: float = 1.0) -> np.ndarray:
-        "`text` spoken by festival's `voice`, `stretch` times as long as its default pace: float32 [n] at 16 kHz. Raises `TaError` for a voice ta does not use, `ProgramFailed` for a failed run."
+        "`text` spoken by festival's `voice`, `stretch` times as long as its default pace: float32 [n] at 16 kHz. Raises `TaError` for a voice ta does not use, `ProgramFailed` when festival stops, does not answer or writes no sound."
         if voice not in FESTIVAL_VOICES: raise TaError(f'festival voice {voice!r} is not one of {FESTIVAL_VOICES}')
-        with tempfile.TemporaryDirectory() as d:
-            wav = Path(d) / 'x.wav'
-            script = (f"(voice_{voice}) (Parameter.set 'Duration_Stretch {stretch:.3f}) "
-                      f"(utt.save.wave (SynthText {scheme_string(text)}) {scheme_string(str(wav))} 'riff)")
-            return program_speech('festival', ['festival', '--pipe'], text, voice, wav, script)
+        wav = Path(self._dir.name) / 'x.wav'
+        wav.unlink(missing_ok=True)
+        self.texts += 1
+        gc = '(gc) ' if self.texts % FESTIVAL_GC_EVERY == 0 else ''
+        said = self._ask(f"(voice_{voice}) (Parameter.set 'Duration_Stretch {stretch:.3f}) "
+                         f"(utt.save.wave (SynthText {scheme_string(text)}) {scheme_string(str(wav))} 'riff) {gc}", text, voice)
+        return read_speech('festival', text, voice, wav, said)
+
+    def _ask(self, script: str, text: str, voice: str) -> str:
+        "Send `script` to the child (started if none runs), then a marker to print; what the child printed before the marker (its errors). Raises `ProgramFailed` after stopping the child when it exits or does not answer in time."
+        if self.proc is None or self.proc.poll() is not None:
+            self.proc = subprocess.Popen(['festival', '--pipe'], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        marker, out, deadline = f'"ta-said-{self.texts}"\n'.encode(), b'', time.monotonic() + self.answer_s
+        with contextlib.suppress(BrokenPipeError):   # it stopped already: what it printed is still read below
+            self.proc.stdin.write(f'{script}(print "ta-said-{self.texts}") (fflush nil)\n'.encode()); self.proc.stdin.flush()
+        while marker not in out:
+            if not select.select([self.proc.stdout], [], [], max(0.0, deadline - time.monotonic()))[0]:
+                reason = f'no answer in {self.answer_s:g} s'; break
+            if not (part := os.read(self.proc.stdout.fileno(), 1 << 16)): reason = 'it stopped'; break
+            out += part
+        else: return out[:out.index(marker)].decode(errors='replace').strip()[-300:]
+        code = self.close()
+        said = out.decode(errors='replace').strip()[-300:]
+        raise ProgramFailed('festival', text, voice, f'{reason} (exit code {code})' + (f': {said}' if said else ''))
+
+    def close(self) -> int | None:
+        "Stop the child, if one runs: its exit code (negative: the signal that ended it)."
+        if self.proc is None: return None
+        if self.proc.poll() is None: self.proc.kill()
+        with contextlib.suppress(BrokenPipeError): self.proc.stdin.close()   # a command it never read
+        self.proc.stdout.close()
+        code, self.proc = self.proc.wait(), None
+        return code
 
 # %% ../nbs/13_corpus.ipynb #6dab0d2d
 def read_lines(path: str | Path) -> list[str]:
