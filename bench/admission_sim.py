@@ -12,8 +12,9 @@ Not a measurement: a discrete-event simulation of one engine with the costs meas
   before it reaches the engine (bursts: all at once at 0; steady load: uniform 0-80 ms, twice the 32-client mean): an
   idle pool then waits for announced requests, at most the hold after its oldest waiting chunk arrived.
 Usage: python bench/admission_sim.py bench/admission_sim.json (the rules), --levers bench/served_levers_sim.json (the served
-targets against the costs of v14, and what each lever would give), or --quiet bench/admission_quiet_sim.json (stop 36: the
-count rule with a burst's last wave admitted once arrivals stop, against the count rule alone, with v14's costs)."""
+targets against the costs of v14, and what each lever would give), --quiet bench/admission_quiet_sim.json (stop 36: the
+count rule with a burst's last wave admitted once arrivals stop, against the count rule alone, with v14's costs), or
+--quiet-time bench/admission_quiet_time_sim.json (stop 42: that quiet wait counted in steps or in milliseconds, v20's costs)."""
 import json, sys
 import numpy as np
 
@@ -34,7 +35,7 @@ def run(arrivals, rule, fix_ms: float, announced=None, idle_hold_s: float = 0.0,
         free = [k for k, r in enumerate(rows) if r is None][:MAX_ADMIT]
         if waiting and not running and t < waiting[0][0] + idle_hold_s and (announced[i:] <= t).any():
             t = min(arrivals[i], waiting[0][0] + idle_hold_s); continue   # hold the idle pool for an announced request
-        if waiting and free and (not running or rule(waiting, running, len(free), steps)):
+        if waiting and free and (not running or rule(waiting, running, len(free), steps, t)):
             take, waiting = waiting[:len(free)], waiting[len(free):]
             t += (2 * fix_ms + chunk_ms * len(take)) / 1e3
             for k, (arrived, _) in zip(free, take): rows[k] = [arrived, 0]
@@ -50,11 +51,11 @@ def run(arrivals, rule, fix_ms: float, announced=None, idle_hold_s: float = 0.0,
 
 def count_rule(min_chunks: int, max_wait: int):
     "ta's rule (nbs/07_engine `_admit_now`): admit while rows run once `min_chunks` (or as many as rows are free) wait, or the oldest has waited `max_wait` steps."
-    return lambda w, running, free, steps: len(w) >= min(free, min_chunks) or steps - w[0][1] >= max_wait
+    return lambda w, running, free, steps, *_: len(w) >= min(free, min_chunks) or steps - w[0][1] >= max_wait
 
 def cost_rule(k: float):
     "v9's rule: admit once the steps the waiting chunks have waited add up to `k` per running row (or they fill the free rows)."
-    return lambda w, running, free, steps: sum(steps - s for _, s in w) >= k * running or len(w) >= free
+    return lambda w, running, free, steps, *_: sum(steps - s for _, s in w) >= k * running or len(w) >= free
 
 RULES = {'count 32 chunks / 32 steps (ta)': count_rule(32, 32), 'count 32 chunks / 8 steps': count_rule(32, 8),
          'admit at once': count_rule(1, 0), 'cost, 3 steps a row (v9)': cost_rule(3)}
@@ -114,9 +115,9 @@ def levers(seed: int = 0) -> dict:
     return rec
 
 def quiet_rule(min_chunks: int, max_wait: int, quiet: int, share: float):
-    "The count rule, or (nbs/07_engine `ADMIT_QUIET_STEPS`, `ADMIT_QUIET_SHARE`) the newest waiting chunk has waited `quiet` steps and the waiting chunks are at least `share` of the running rows."
+    "The count rule, or (nbs/07_engine from stop 36 to 41: `ADMIT_QUIET_STEPS`, `ADMIT_QUIET_SHARE`) the newest waiting chunk has waited `quiet` steps and the waiting chunks are at least `share` of the running rows."
     count = count_rule(min_chunks, max_wait)
-    return lambda w, running, free, steps: count(w, running, free, steps) or (steps - w[-1][1] >= quiet and len(w) >= share * running)
+    return lambda w, running, free, steps, *_: count(w, running, free, steps) or (steps - w[-1][1] >= quiet and len(w) >= share * running)
 
 QUIET = {'count 32 chunks / 32 steps (ta)': count_rule(32, 32), 'quiet 8 steps, any share': quiet_rule(32, 32, 8, 0.0),
          'quiet 8 steps, half the running rows': quiet_rule(32, 32, 8, 0.5), 'quiet 4 steps, half the running rows': quiet_rule(32, 32, 4, 0.5),
@@ -139,5 +140,34 @@ def quiet(seed: int = 0, rounds: int = 60) -> dict:
             print(json.dumps(row), flush=True); rec['runs'].append(row)
     return rec
 
-if __name__ == '__main__':   # python bench/admission_sim.py bench/admission_sim.json; --levers ...; --quiet bench/admission_quiet_sim.json
-    json.dump({'--levers': levers, '--quiet': quiet}.get(sys.argv[1], simulate)(), open(sys.argv[-1], 'w'), indent=1)
+def quiet_time_rule(min_chunks: int, max_wait: int, quiet_s: float, share: float):
+    "The count rule, or (nbs/07_engine `ADMIT_QUIET_SECONDS`) no chunk has arrived for `quiet_s` seconds and the waiting chunks are at least `share` of the running rows."
+    count = count_rule(min_chunks, max_wait)
+    return lambda w, running, free, steps, t: count(w, running, free, steps) or (t - w[-1][0] >= quiet_s and len(w) >= share * running)
+
+V20 = dict(step_ms=([1, 32, 128], [1.74, 2.3, 3.6]),   # the served step (the decode-floor issue's table, stop 38)
+           chunk_ms=2.45,                               # encode + prefill seconds per chunk at 128 clients: bench/serve_http_v20_after_w4.json
+           spread_s={32: 0.014, 64: 0.022, 128: 0.040})  # the mean upload-decode stage, same record
+V20_SERVED = {32: 1863, 64: 2651, 128: 3405}            # its served RTFx, same record
+QUIET_TIME = {'quiet 8 steps (ta, stop 36)': quiet_rule(32, 32, 8, 0.5), 'quiet 2 steps': quiet_rule(32, 32, 2, 0.5),
+              **{f'quiet {ms} ms': quiet_time_rule(32, 32, ms / 1e3, 0.5) for ms in (2, 5, 10, 20)}}
+
+def quiet_time(seed: int = 0, rounds: int = 100) -> dict:
+    "Stop 42: the quiet rule counted in steps against counted in time, with v20's costs: burst RTFx at 32 / 64 / 128 (median of `rounds`, the same arrivals for every rule) and steady-load latency."
+    rec = dict(assumptions=__doc__, costs=V20, served=V20_SERVED, runs=[])
+    for fix in (8.0, 15.0):
+        for name, rule in QUIET_TIME.items():
+            rng, row = np.random.default_rng(seed), dict(rule=name, fixed_ms_per_stage=fix)
+            for n, spread in V20['spread_s'].items():
+                walls = [run(np.r_[0.0, rng.uniform(0, 2 * spread, n - 1)], rule, fix, step_ms=V20['step_ms'], chunk_ms=V20['chunk_ms'])[0]
+                         for _ in range(rounds)]
+                row[f'burst_{n}_rtfx'] = round(AUDIO_S * n / float(np.median(walls)))
+            for rate in (60, 120, 180):
+                _, lat = run(np.cumsum(rng.exponential(1 / rate, 5 * rate)), rule, fix, step_ms=V20['step_ms'], chunk_ms=V20['chunk_ms'])
+                row[f'steady_{rate}_per_s_p50_s'] = round(float(np.median(lat)), 3)
+                row[f'steady_{rate}_per_s_p99_s'] = round(float(np.quantile(lat, 0.99)), 3)
+            print(json.dumps(row), flush=True); rec['runs'].append(row)
+    return rec
+
+if __name__ == '__main__':   # python bench/admission_sim.py bench/admission_sim.json; --levers ...; --quiet bench/admission_quiet_sim.json; --quiet-time bench/admission_quiet_time_sim.json
+    json.dump({'--levers': levers, '--quiet': quiet, '--quiet-time': quiet_time}.get(sys.argv[1], simulate)(), open(sys.argv[-1], 'w'), indent=1)

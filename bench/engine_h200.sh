@@ -114,6 +114,10 @@
 #                                                            # call was the notebook's CPU reference (ASRModel.generate), fixed in nbs/04
 #   DEADLINE=420 GPU_NBS='09c_engine_pool 09_engine' bash bench/engine_h200.sh gputest  # stop 41 (carry .gpu): 09c passed in 190 s
 #                                                            # (bench/h200/gputest_09c_engine_pool_v41.log); 09_engine cut at the deadline
+#   Stop 42 (planned, no device was lent): DEADLINE=560 OUT=/tmp/out bash bench/engine_h200.sh build v21_cold, then at once
+#                                                            # (warm) DEADLINE=580 OUT=/tmp/out bash bench/engine_h200.sh build_once v21_ab
+#                                                            # with ./ab_overlay: mkdir -p ab_overlay/ta; git show 8e5aa22:ta/engine.py
+#                                                            # > ab_overlay/ta/engine.py (the quiet wait in steps against milliseconds)
 # All systems: the synthetic full-size checkpoint (random weights, ta.synthetic), fixtures/speech_17s.flac, 3.3 new tokens
 # per second of audio. Each step stops at the shared deadline (DEADLINE seconds after start).
 set -uo pipefail
@@ -410,12 +414,12 @@ v19_cold() {  # stop 36: ta serve (4 HTTP workers) on empty inductor and Triton 
   TORCHINDUCTOR_CACHE_DIR=/tmp/v19/inductor TRITON_CACHE_DIR=/tmp/v19/triton TAG=serve_http_v19_cold_w4 SERVE_ARGS="--http-workers 4" ROUNDS=3 serve
 }
 ab_pairs() {  # $1: a version (v19, v20). Warm on $1_cold's caches, ./ab_before's ta (this tree overlaid with ./ab_overlay) then
-              # this tree's, PAIRS times, 3 rounds a level: records serve_http_$1_{before,after}N_w4
+              # this tree's, PAIRS times, AB_ROUNDS (3) rounds a level: records serve_http_$1_{before,after}N_w4
   [ -d ab_before ] || { mkdir ab_before && cp -r ta ab_before/ && cp -r ab_overlay/ta/. ab_before/ta/; }
   export TORCHINDUCTOR_CACHE_DIR=/tmp/$1/inductor TRITON_CACHE_DIR=/tmp/$1/triton
   for i in $(seq ${PAIRS:-1}); do
-    PYTHONPATH=$PWD/ab_before:${PYTHONPATH:-} TAG=serve_http_$1_before${i}_w4 SERVE_ARGS="--http-workers 4" ROUNDS=3 serve
-    TAG=serve_http_$1_after${i}_w4 SERVE_ARGS="--http-workers 4" ROUNDS=3 serve
+    PYTHONPATH=$PWD/ab_before:${PYTHONPATH:-} TAG=serve_http_$1_before${i}_w4 SERVE_ARGS="--http-workers 4" ROUNDS=${AB_ROUNDS:-3} serve
+    TAG=serve_http_$1_after${i}_w4 SERVE_ARGS="--http-workers 4" ROUNDS=${AB_ROUNDS:-3} serve
   done
 }
 ab_pair_cold() {  # $1: a version. ab_pairs' pair on another machine: the before from empty caches, the after warm on them
@@ -448,6 +452,10 @@ v20_cold() {  # stop 38: ta serve (4 HTTP workers) with admissions split into bu
 }
 v20_ab() { ab_pairs v20; }        # stop 38: the before is 05fd09b's engine (one pass an admission), the after prefill_split
 v20_ab2() { ab_pair_cold v20; }   # stop 38: v20_ab's pair again on another machine
+v21_cold() {  # stop 42: ta serve (4 HTTP workers) with the quiet admission wait in milliseconds, on empty caches, 3 rounds a level
+  TORCHINDUCTOR_CACHE_DIR=/tmp/v21/inductor TRITON_CACHE_DIR=/tmp/v21/triton TAG=serve_http_v21_after_cold_w4 SERVE_ARGS="--http-workers 4" ROUNDS=3 serve
+}
+v21_ab() { AB_ROUNDS=8 ab_pairs v21; }   # stop 42: the before is 8e5aa22's engine (quiet for 8 steps), the after 5 ms; 8 rounds a level
 overlap() {  # stop 39, issue 9: the encoder graph on a second stream beside the decode graphs (bench/overlap_h200.py)
   timeout $(left) python bench/overlap_h200.py $CKPT "$OUT/overlap_h200.json" 2>&1 | quiet | tail -40
 }

@@ -23,7 +23,7 @@ from .patches.lm_head import contiguous_lm_head_input
 from .patches.gqa import decode_attention
 
 # %% auto #0
-__all__ = ['BUCKETS', 'PREFILL_BUCKETS', 'ADMIT_MIN_CHUNKS', 'ADMIT_MAX_WAIT', 'ADMIT_QUIET_STEPS', 'ADMIT_QUIET_SHARE',
+__all__ = ['BUCKETS', 'PREFILL_BUCKETS', 'ADMIT_MIN_CHUNKS', 'ADMIT_MAX_WAIT', 'ADMIT_QUIET_SECONDS', 'ADMIT_QUIET_SHARE',
            'MAX_CHUNK_SECONDS', 'WARMUP_STEPS', 'MIN_COMPILED_ROWS', 'FAIR_RESERVE_DIVISOR', 'PASS_COST_ROWS',
            'STATE_DTYPES', 'ARGMAX_PARTS', 'KERNEL_PACKAGES', 'MAX_FRAMES', 'TUNE_TIMEOUT_S',
            'SYNTHETIC_TOKENS_PER_SECOND', 'GraphMode', 'buckets_for', 'compiled_sizes', 'bucket_table',
@@ -41,7 +41,7 @@ BUCKETS = (1, 2, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128)  # row counts a decod
 PREFILL_BUCKETS = (1, 2, 4, 8, 12, 16, 24, 32, 48, 64)  # rows of a prefill: an admission is padded to one of these (one CUDA graph each)
 ADMIT_MIN_CHUNKS = 32     # while rows are running, an admission waits until this many chunks wait (or as many as rows are free)...
 ADMIT_MAX_WAIT = 32       # ...or until the oldest waiting chunk has waited this many decode steps...
-ADMIT_QUIET_STEPS = 8     # ...or once no chunk has arrived for this many steps (a burst is over)...
+ADMIT_QUIET_SECONDS = 0.005  # ...or once no chunk has arrived for this long (a burst is over; about two decode steps)...
 ADMIT_QUIET_SHARE = 0.5   # ...and the waiting chunks are at least this share of the running rows
 MAX_CHUNK_SECONDS = 18.0  # longest chunk `ta.audio.chunk_bounds` cuts; sizes each row's KV cache
 WARMUP_STEPS = 3          # eager steps run before a capture (autotuning, allocator growth)
@@ -564,6 +564,7 @@ class DecodeEngine:
                                           compiled_sizes(PREFILL_BUCKETS) if compiled else PREFILL_BUCKETS)
         self.prefill_splits = prefill_splits(self.prefill_table)   # the passes of an admission of each size (`_admit`)
         self._cv, self._closed, self._thread, self._next_request = threading.Condition(), False, None, 0
+        self.clock = time.perf_counter   # seconds: when chunks are queued (`_Job.queued_at`) and how long ago (`_admit_now`); tests set their own
         self.on_step = None  # optional callable(engine), called by the worker after every decode step (tests, tracing)
         self._copy_stream = torch.cuda.Stream(model.device) if cuda else None  # submit's copies of the clips to the device: not the worker's stream
         ids = model.prompt_ids(1); cut = ids.index(model.audio_token_id)   # the prompt's text around its audio placeholders
@@ -720,7 +721,8 @@ def _queue(self, jobs: list[_Job]) -> list[Future]:
     with self._cv:
         if self._closed: raise NotReady('the server is shutting down; send the request again')
         if self._thread is None: raise RuntimeError('the engine has not started: call setup() first (nothing would answer)')
-        for j in jobs: j.queued_step, j.request = self.stats.decode_steps, self._next_request
+        now = self.clock()
+        for j in jobs: j.queued_step, j.queued_at, j.request = self.stats.decode_steps, now, self._next_request
         if jobs: self._queues[self._next_request] = deque(jobs); self._next_request += 1; self._cv.notify()
     return [j.future for j in jobs]
 DecodeEngine._queue = _queue
@@ -798,11 +800,11 @@ def _room(self) -> OrderedDict[int, int]:
 DecodeEngine._room = _room
 
 def _admit_now(self, free: int, room: dict[int, int]) -> bool:
-    "While rows run: admit once the chunks that may come in (`room`, per request) fill the `free` rows (or `ADMIT_MIN_CHUNKS`), or the oldest of them has waited `ADMIT_MAX_WAIT` steps, or the newest has waited `ADMIT_QUIET_STEPS` and they are at least `ADMIT_QUIET_SHARE` of the running rows (a burst's last wave); a capped request's other chunks count for none of these."
-    queued = [self._queues[rid][end].queued_step for rid in room for end in (0, -1)]   # each request's oldest and newest chunk
-    waiting, now = sum(room.values()), self.stats.decode_steps
-    return (waiting >= min(free, ADMIT_MIN_CHUNKS) or now - min(queued) >= ADMIT_MAX_WAIT
-            or (now - max(queued) >= ADMIT_QUIET_STEPS and waiting >= ADMIT_QUIET_SHARE * self.running))
+    "While rows run: admit once the chunks that may come in (`room`, per request) fill the `free` rows (or `ADMIT_MIN_CHUNKS`), or the oldest of them has waited `ADMIT_MAX_WAIT` steps, or the newest arrived `ADMIT_QUIET_SECONDS` ago and they are at least `ADMIT_QUIET_SHARE` of the running rows (a burst's last wave); a capped request's other chunks count for none of these."
+    firsts = [self._queues[rid][0] for rid in room]   # a request's chunks are queued together
+    waiting = sum(room.values())
+    return (waiting >= min(free, ADMIT_MIN_CHUNKS) or self.stats.decode_steps - min(j.queued_step for j in firsts) >= ADMIT_MAX_WAIT
+            or (self.clock() - max(j.queued_at for j in firsts) >= ADMIT_QUIET_SECONDS and waiting >= ADMIT_QUIET_SHARE * self.running))
 DecodeEngine._admit_now = _admit_now
 
 def _sync(self) -> None:
