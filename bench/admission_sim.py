@@ -123,22 +123,26 @@ QUIET = {'count 32 chunks / 32 steps (ta)': count_rule(32, 32), 'quiet 8 steps, 
          'quiet 8 steps, half the running rows': quiet_rule(32, 32, 8, 0.5), 'quiet 4 steps, half the running rows': quiet_rule(32, 32, 4, 0.5),
          'quiet 8 steps, a quarter of the running rows': quiet_rule(32, 32, 8, 0.25)}
 
-def quiet(seed: int = 0, rounds: int = 60) -> dict:
-    "Each rule of `QUIET` with v14's costs: burst RTFx at 32 / 64 / 128 (median of `rounds`, the same arrivals for every rule) and steady-load latency."
-    rec = dict(assumptions=__doc__, costs=V14, runs=[])
+def rule_table(rules: dict, costs: dict, seed: int, rounds: int) -> list[dict]:
+    "Each of `rules` with `costs` (`V14`, `V20`): burst RTFx at 32 / 64 / 128 (median of `rounds`, the same arrivals for every rule) and steady-load latency, with 8 and 15 ms fixed a stage."
+    runs = []
     for fix in (8.0, 15.0):
-        for name, rule in QUIET.items():
+        for name, rule in rules.items():
             rng, row = np.random.default_rng(seed), dict(rule=name, fixed_ms_per_stage=fix)
-            for n, spread in V14['spread_s'].items():
-                walls = [run(np.r_[0.0, rng.uniform(0, 2 * spread, n - 1)], rule, fix, step_ms=V14['step_ms'], chunk_ms=V14['chunk_ms'])[0]
+            for n, spread in costs['spread_s'].items():
+                walls = [run(np.r_[0.0, rng.uniform(0, 2 * spread, n - 1)], rule, fix, step_ms=costs['step_ms'], chunk_ms=costs['chunk_ms'])[0]
                          for _ in range(rounds)]
                 row[f'burst_{n}_rtfx'] = round(AUDIO_S * n / float(np.median(walls)))
             for rate in (60, 120, 180):
-                _, lat = run(np.cumsum(rng.exponential(1 / rate, 5 * rate)), rule, fix, step_ms=V14['step_ms'], chunk_ms=V14['chunk_ms'])
+                _, lat = run(np.cumsum(rng.exponential(1 / rate, 5 * rate)), rule, fix, step_ms=costs['step_ms'], chunk_ms=costs['chunk_ms'])
                 row[f'steady_{rate}_per_s_p50_s'] = round(float(np.median(lat)), 3)
                 row[f'steady_{rate}_per_s_p99_s'] = round(float(np.quantile(lat, 0.99)), 3)
-            print(json.dumps(row), flush=True); rec['runs'].append(row)
-    return rec
+            print(json.dumps(row), flush=True); runs.append(row)
+    return runs
+
+def quiet(seed: int = 0, rounds: int = 60) -> dict:
+    "Stop 36: each rule of `QUIET` with v14's costs (`rule_table`)."
+    return dict(assumptions=__doc__, costs=V14, runs=rule_table(QUIET, V14, seed, rounds))
 
 def quiet_time_rule(min_chunks: int, max_wait: int, quiet_s: float, share: float):
     "The count rule, or (nbs/07_engine `ADMIT_QUIET_SECONDS`) no chunk has arrived for `quiet_s` seconds and the waiting chunks are at least `share` of the running rows."
@@ -153,21 +157,8 @@ QUIET_TIME = {'quiet 8 steps (ta, stop 36)': quiet_rule(32, 32, 8, 0.5), 'quiet 
               **{f'quiet {ms} ms': quiet_time_rule(32, 32, ms / 1e3, 0.5) for ms in (2, 5, 10, 20)}}
 
 def quiet_time(seed: int = 0, rounds: int = 100) -> dict:
-    "Stop 42: the quiet rule counted in steps against counted in time, with v20's costs: burst RTFx at 32 / 64 / 128 (median of `rounds`, the same arrivals for every rule) and steady-load latency."
-    rec = dict(assumptions=__doc__, costs=V20, served=V20_SERVED, runs=[])
-    for fix in (8.0, 15.0):
-        for name, rule in QUIET_TIME.items():
-            rng, row = np.random.default_rng(seed), dict(rule=name, fixed_ms_per_stage=fix)
-            for n, spread in V20['spread_s'].items():
-                walls = [run(np.r_[0.0, rng.uniform(0, 2 * spread, n - 1)], rule, fix, step_ms=V20['step_ms'], chunk_ms=V20['chunk_ms'])[0]
-                         for _ in range(rounds)]
-                row[f'burst_{n}_rtfx'] = round(AUDIO_S * n / float(np.median(walls)))
-            for rate in (60, 120, 180):
-                _, lat = run(np.cumsum(rng.exponential(1 / rate, 5 * rate)), rule, fix, step_ms=V20['step_ms'], chunk_ms=V20['chunk_ms'])
-                row[f'steady_{rate}_per_s_p50_s'] = round(float(np.median(lat)), 3)
-                row[f'steady_{rate}_per_s_p99_s'] = round(float(np.quantile(lat, 0.99)), 3)
-            print(json.dumps(row), flush=True); rec['runs'].append(row)
-    return rec
+    "Stop 42: the quiet rule counted in steps against counted in time, with v20's costs (`rule_table`)."
+    return dict(assumptions=__doc__, costs=V20, served=V20_SERVED, runs=rule_table(QUIET_TIME, V20, seed, rounds))
 
 if __name__ == '__main__':   # python bench/admission_sim.py bench/admission_sim.json; --levers ...; --quiet bench/admission_quiet_sim.json; --quiet-time bench/admission_quiet_time_sim.json
     json.dump({'--levers': levers, '--quiet': quiet, '--quiet-time': quiet_time}.get(sys.argv[1], simulate)(), open(sys.argv[-1], 'w'), indent=1)
