@@ -17,12 +17,12 @@ from .features import SAMPLE_RATE
 
 # %% auto #0
 __all__ = ['ENGLISH', 'VARIANTS', 'HELD_OUT_ACCENT', 'HELD_OUT_VARIANTS', 'ESPEAK_RATE', 'FLITE_VOICES', 'HELD_OUT_FLITE',
-           'FLITE_SHARE', 'FESTIVAL_VOICES', 'FESTIVAL_SHARE', 'FESTIVAL_GC_EVERY', 'HELD_OUT_BOOKS', 'SPEED_SHARE',
-           'SPEED_RANGE', 'PASSAGE_SHARE', 'MAX_CRASHES_IN_A_ROW', 'PIPER_VOICE', 'voices', 'Espeak',
-           'SynthesisCrashed', 'IsolatedEspeak', 'ProgramFailed', 'program_speech', 'read_speech', 'Flite',
-           'scheme_string', 'Festival', 'read_lines', 'read_kjv', 'read_words', 'word_salad', 'number_sentence',
-           'Texts', 'add_reverb', 'add_noise', 'telephone', 'augment', 'change_speed', 'speed_perturb', 'Utterance',
-           'passage', 'utterance', 'Piper']
+           'FLITE_SHARE', 'PITCH_RANGE', 'PITCH_SPREAD', 'FESTIVAL_VOICES', 'FESTIVAL_SHARE', 'FESTIVAL_GC_EVERY',
+           'HELD_OUT_BOOKS', 'SPEED_SHARE', 'SPEED_RANGE', 'PASSAGE_SHARE', 'MAX_CRASHES_IN_A_ROW', 'PIPER_VOICE',
+           'voices', 'Espeak', 'SynthesisCrashed', 'IsolatedEspeak', 'ProgramFailed', 'program_speech', 'read_speech',
+           'Flite', 'scheme_string', 'Festival', 'read_lines', 'read_kjv', 'read_words', 'word_salad',
+           'number_sentence', 'Texts', 'add_reverb', 'add_noise', 'telephone', 'augment', 'change_speed',
+           'speed_perturb', 'Utterance', 'passage', 'utterance', 'Piper']
 
 # %% ../nbs/13_corpus.ipynb #8aa230e3
 ENGLISH = ['en-us', 'en', 'en-gb-x-rp', 'en-gb-scotland', 'en-gb-x-gbclan', 'en-gb-x-gbcwmd', 'en-us-nyc', 'en-029']
@@ -162,6 +162,8 @@ class IsolatedEspeak:
 FLITE_VOICES = ['kal16', 'awb', 'rms']   # training
 HELD_OUT_FLITE = 'slt'                   # testing only
 FLITE_SHARE = 0.2                        # of training utterances: flite is ~15x slower than espeak-ng in-process
+PITCH_RANGE = (70.0, 220.0)              # Hz: the mean pitch flite's and festival's training voices speak at, drawn per text (their own: 91-132 Hz, nbs/13 'Pitch')
+PITCH_SPREAD = 0.15                      # the pitch's standard deviation within a text, a share of its mean (festival's ked: 15 of 105 Hz)
 
 class ProgramFailed(TaError):
     "A speech program's run (flite's, festival's) for `text` in `voice` failed (`reason`: its exit code and error output, no sound, or no answer in time): that utterance is lost, not the process that asked."
@@ -169,9 +171,9 @@ class ProgramFailed(TaError):
         super().__init__(f'{program} failed speaking {text!r} in {voice!r}: {reason}')
         self.program, self.text, self.voice = program, text, voice
 
-def program_speech(program: str, argv: list[str], text: str, voice: str, wav: Path, script: str | None = None) -> np.ndarray:
-    "Run `argv` (with `script` on its standard input), which should write `text` spoken in `voice` to the WAV file `wav`: float32 [n] at 16 kHz. Raises `ProgramFailed` for an error exit, a missing or empty file, or no answer in 120 s."
-    try: p = subprocess.run(argv, input=None if script is None else script.encode(), capture_output=True, timeout=120)
+def program_speech(program: str, argv: list[str], text: str, voice: str, wav: Path) -> np.ndarray:
+    "Run `argv`, which should write `text` spoken in `voice` to the WAV file `wav`: float32 [n] at 16 kHz. Raises `ProgramFailed` for an error exit, a missing or empty file, or no answer in 120 s."
+    try: p = subprocess.run(argv, capture_output=True, timeout=120)
     except subprocess.TimeoutExpired: raise ProgramFailed(program, text, voice, 'no answer in 120 s') from None
     said = (p.stderr or p.stdout).decode(errors='replace').strip()[-300:]
     if p.returncode: raise ProgramFailed(program, text, voice, f'exit code {p.returncode}: {said}')
@@ -188,12 +190,13 @@ class Flite:
     def __init__(self):
         if not shutil.which('flite'): raise TaError('flite is not installed (apt-get install flite)')
 
-    def say(self, text: str, voice: str = 'awb', stretch: float = 1.0) -> np.ndarray:
-        "`text` spoken by flite's `voice`, `stretch` times as long as its default pace: float32 [n] at 16 kHz. Raises `TaError` for a voice ta does not use, `ProgramFailed` for a failed run."
+    def say(self, text: str, voice: str = 'awb', stretch: float = 1.0, pitch: float | None = None) -> np.ndarray:
+        "`text` spoken by flite's `voice`, `stretch` times as long as its default pace, at a mean `pitch` (Hz, spread `PITCH_SPREAD` of it; None: the voice's own; `rms` always keeps its own): float32 [n] at 16 kHz. Raises `TaError` for a voice ta does not use, `ProgramFailed` for a failed run."
         if voice not in FLITE_VOICES + [HELD_OUT_FLITE]: raise TaError(f'flite voice {voice!r} is not one of {FLITE_VOICES + [HELD_OUT_FLITE]}')
+        f0 = ['--setf', f'int_f0_target_mean={pitch:.0f}', '--setf', f'int_f0_target_stddev={PITCH_SPREAD * pitch:.0f}'] if pitch else []
         with tempfile.TemporaryDirectory() as d:
             wav = Path(d) / 'x.wav'
-            return program_speech('flite', ['flite', '-voice', voice, '--setf', f'duration_stretch={stretch:.3f}', '-t', text, '-o', str(wav)], text, voice, wav)
+            return program_speech('flite', ['flite', '-voice', voice, '--setf', f'duration_stretch={stretch:.3f}', *f0, '-t', text, '-o', str(wav)], text, voice, wav)
 
 # %% ../nbs/13_corpus.ipynb #fest02
 FESTIVAL_VOICES = ['ked_diphone']   # training only; its kal_diphone is flite's kal16 speaker, its slt flite's held-out one
@@ -211,14 +214,16 @@ class Festival:
         self.answer_s, self.proc, self.texts = answer_s, None, 0
         self._dir = tempfile.TemporaryDirectory(prefix='ta-festival-')
 
-    def say(self, text: str, voice: str = 'ked_diphone', stretch: float = 1.0) -> np.ndarray:
-        "`text` spoken by festival's `voice`, `stretch` times as long as its default pace: float32 [n] at 16 kHz. Raises `TaError` for a voice ta does not use, `ProgramFailed` when festival stops, does not answer or writes no sound."
+    def say(self, text: str, voice: str = 'ked_diphone', stretch: float = 1.0, pitch: float | None = None) -> np.ndarray:
+        "`text` spoken by festival's `voice`, `stretch` times as long as its default pace, at a mean `pitch` (Hz, spread `PITCH_SPREAD` of it; None: the voice's own): float32 [n] at 16 kHz. Raises `TaError` for a voice ta does not use, `ProgramFailed` when festival stops, does not answer or writes no sound."
         if voice not in FESTIVAL_VOICES: raise TaError(f'festival voice {voice!r} is not one of {FESTIVAL_VOICES}')
         wav = Path(self._dir.name) / 'x.wav'
         wav.unlink(missing_ok=True)
         self.texts += 1
         gc = '(gc) ' if self.texts % FESTIVAL_GC_EVERY == 0 else ''
-        said = self._ask(f"(voice_{voice}) (Parameter.set 'Duration_Stretch {stretch:.3f}) "
+        f0 = (f"(set! int_lr_params (list (list 'target_f0_mean {pitch:.0f}) (list 'target_f0_std {PITCH_SPREAD * pitch:.0f}) "
+              f"(list 'model_f0_mean 170) (list 'model_f0_std 34))) ") if pitch else ''   # the voice's model of F0: ked's own
+        said = self._ask(f"(voice_{voice}) {f0}(Parameter.set 'Duration_Stretch {stretch:.3f}) "
                          f"(utt.save.wave (SynthText {scheme_string(text)}) {scheme_string(str(wav))} 'riff) {gc}", text, voice)
         return read_speech('festival', text, voice, wav, said)
 
@@ -371,11 +376,13 @@ def _espeak_voice(tts: Espeak | IsolatedEspeak, split: str, rng: np.random.Gener
     fixed = manner() if steady else None
     return voice, lambda text: tts.say(text, voice, *(fixed or manner()))
 
-def _program_voice(program: str, say, vs: list[str], rng: np.random.Generator, steady: bool = False, pace: tuple[float, float] = (0.75, 1.35)):
-    "A random one of a speech program's voices `vs` ('program:voice') and how it speaks a text through `say(text, voice, stretch)`: its pace (a stretch in `pace`) drawn per text, or once (`steady`)."
+def _program_voice(program: str, say, vs: list[str], rng: np.random.Generator, steady: bool = False, pace: tuple[float, float] = (0.75, 1.35),
+                   pitch: tuple[float, float] | None = None):
+    "A random one of a speech program's voices `vs` ('program:voice') and how it speaks a text through `say(text, voice, stretch[, pitch])`: its pace (a stretch in `pace`) and, with `pitch`, its mean pitch (Hz, in that range) drawn per text, or once (`steady`)."
     voice = vs[rng.integers(len(vs))]
-    fixed = float(rng.uniform(*pace)) if steady else None
-    return f'{program}:{voice}', lambda text: say(text, voice, fixed or float(rng.uniform(*pace)))
+    manner = lambda: (float(rng.uniform(*pace)),) + ((float(rng.uniform(*pitch)),) if pitch else ())
+    fixed = manner() if steady else None
+    return f'{program}:{voice}', lambda text: say(text, voice, *(fixed or manner()))
 
 PASSAGE_SHARE = 0.3   # of training utterances (`SpeechStream`): verses in a row, as many as fit into a chunk (`passage`)
 
@@ -410,8 +417,9 @@ def _draw(tts: Espeak | IsolatedEspeak, texts: Texts, split: str, rng: np.random
     # festival's share of the draws flite did not take, so that `festival_share` is of all; no draw without festival: the stream stays as it was
     use_festival = not use_flite and festival is not None and split == 'train' and rng.random() * (1 - (flite is not None) * flite_share) < festival_share
     steady = bool(passage_share) and rng.random() < passage_share   # no draw at share 0: the stream of draws stays as it was
-    if use_flite: voice, say = _program_voice('flite', flite.say, FLITE_VOICES if split == 'train' else [HELD_OUT_FLITE], rng, steady)
-    elif use_festival: voice, say = _program_voice('festival', festival.say, FESTIVAL_VOICES, rng, steady, pace=(0.8, 1.3))
+    pitch = PITCH_RANGE if split == 'train' else None   # the test split draws what it drew before
+    if use_flite: voice, say = _program_voice('flite', flite.say, FLITE_VOICES if split == 'train' else [HELD_OUT_FLITE], rng, steady, pitch=pitch)
+    elif use_festival: voice, say = _program_voice('festival', festival.say, FESTIVAL_VOICES, rng, steady, pace=(0.8, 1.3), pitch=pitch)
     else: voice, say = _espeak_voice(tts, split, rng, steady)
     if steady and (p := passage(texts.verses[split], rng, say, max_s)): return Utterance(*p, voice)
     for words in (40, 20, 10):
