@@ -16,13 +16,14 @@ from .errors import TaError
 from .features import SAMPLE_RATE
 
 # %% auto #0
-__all__ = ['ENGLISH', 'VARIANTS', 'HELD_OUT_ACCENT', 'HELD_OUT_VARIANTS', 'ESPEAK_RATE', 'FLITE_VOICES', 'HELD_OUT_FLITE',
-           'FLITE_SHARE', 'PITCH_RANGE', 'PITCH_SPREAD', 'FESTIVAL_VOICES', 'FESTIVAL_SHARE', 'FESTIVAL_GC_EVERY',
-           'HELD_OUT_BOOKS', 'SPEED_SHARE', 'SPEED_RANGE', 'PASSAGE_SHARE', 'MAX_CRASHES_IN_A_ROW', 'PIPER_VOICE',
-           'voices', 'Espeak', 'SynthesisCrashed', 'IsolatedEspeak', 'ProgramFailed', 'program_speech', 'read_speech',
-           'Flite', 'scheme_string', 'Festival', 'read_lines', 'read_kjv', 'read_words', 'word_salad',
-           'number_sentence', 'Texts', 'add_reverb', 'add_noise', 'telephone', 'augment', 'change_speed',
-           'speed_perturb', 'Utterance', 'passage', 'utterance', 'Piper']
+__all__ = ['ENGLISH', 'VARIANTS', 'HELD_OUT_ACCENT', 'HELD_OUT_VARIANTS', 'ESPEAK_RATE', 'MADE_PREFIX', 'MADE_VARIANTS',
+           'MAX_MADE_VARIANTS', 'MADE_VARIANT_SHARE', 'FLITE_VOICES', 'HELD_OUT_FLITE', 'FLITE_SHARE', 'PITCH_RANGE',
+           'PITCH_SPREAD', 'FESTIVAL_VOICES', 'FESTIVAL_SHARE', 'FESTIVAL_GC_EVERY', 'HELD_OUT_BOOKS', 'SPEED_SHARE',
+           'SPEED_RANGE', 'PASSAGE_SHARE', 'MAX_CRASHES_IN_A_ROW', 'PIPER_VOICE', 'voices', 'made_variants',
+           'espeak_data', 'Espeak', 'SynthesisCrashed', 'IsolatedEspeak', 'random_variant', 'made_voices',
+           'ProgramFailed', 'program_speech', 'read_speech', 'Flite', 'scheme_string', 'Festival', 'read_lines',
+           'read_kjv', 'read_words', 'word_salad', 'number_sentence', 'Texts', 'add_reverb', 'add_noise', 'telephone',
+           'augment', 'change_speed', 'speed_perturb', 'Utterance', 'passage', 'utterance', 'Piper']
 
 # %% ../nbs/13_corpus.ipynb #8aa230e3
 ENGLISH = ['en-us', 'en', 'en-gb-x-rp', 'en-gb-scotland', 'en-gb-x-gbclan', 'en-gb-x-gbcwmd', 'en-us-nyc', 'en-029']
@@ -48,13 +49,25 @@ _RATE, _PITCH, _RANGE, _WORDGAP = 1, 3, 4, 7  # espeak_PARAMETER values (speak_l
 _SYNCHRONOUS, _DONT_EXIT, _UTF8, _POS_CHARACTER = 2, 0x8000, 1, 1
 _CALLBACK = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.POINTER(ctypes.c_short), ctypes.c_int, ctypes.c_void_p)
 
+MADE_PREFIX = 'ta'   # made voice variants are named ta0, ta1, ... (`made_voices`)
+
+def made_variants(data: Path) -> int:
+    "How many made voice variants (`made_voices`) the espeak-ng data folder `data` holds: its files voices/!v/ta0, ta1, ..."
+    return sum(1 for _ in (Path(data) / 'voices' / '!v').glob(f'{MADE_PREFIX}[0-9]*'))
+
+def espeak_data() -> Path:
+    "The `espeakng-loader` wheel's espeak-ng data folder. Raises `TaError` without the wheel."
+    try: import espeakng_loader
+    except ImportError: raise TaError("synthetic speech needs the espeakng-loader wheel: pip install 'ta[train]'") from None
+    return Path(espeakng_loader.get_data_path())
+
 class Espeak:
-    "espeak-ng in this process, through its C library from the `espeakng-loader` wheel: 16 kHz float32 speech from text."
-    def __init__(self):
-        try: import espeakng_loader
-        except ImportError: raise TaError("synthetic speech needs the espeakng-loader wheel: pip install 'ta[train]'") from None
-        self.lib = ctypes.CDLL(espeakng_loader.get_library_path())
-        rate = self.lib.espeak_Initialize(_SYNCHRONOUS, 0, espeakng_loader.get_data_path().encode(), _DONT_EXIT)
+    "espeak-ng in this process, through its C library from the `espeakng-loader` wheel: 16 kHz float32 speech from text, with the wheel's voices or those of another `data` folder (`made_voices`). The library is one per process: make one `Espeak` a process."
+    def __init__(self, data: Path | None = None):
+        data = data or espeak_data()
+        import espeakng_loader
+        self.lib, self.made = ctypes.CDLL(espeakng_loader.get_library_path()), made_variants(data)
+        rate = self.lib.espeak_Initialize(_SYNCHRONOUS, 0, str(data).encode(), _DONT_EXIT)
         if rate != ESPEAK_RATE: raise TaError(f'espeak-ng did not start (espeak_Initialize returned {rate})')
         self.lib.espeak_Synth.argtypes = [ctypes.c_char_p, ctypes.c_size_t, ctypes.c_uint, ctypes.c_int, ctypes.c_uint,
                                           ctypes.c_uint, ctypes.c_void_p, ctypes.c_void_p]
@@ -93,9 +106,9 @@ def _receive(f) -> tuple[int, bytearray]:
     if f.readinto(body) < n: raise EOFError('the other process has gone')
     return kind, body
 
-def _serve(inp, out):
-    "Answer `IsolatedEspeak`: a ready message on `out` (or the message of the `TaError` that `Espeak()` raised), then for each request on `inp` (`say`'s arguments as JSON) the float32 samples or the error's message, until `inp` ends (`EOFError`)."
-    try: tts = Espeak()
+def _serve(inp, out, data: Path | None = None):
+    "Answer `IsolatedEspeak`: a ready message on `out` (or the message of the `TaError` that `Espeak(data)` raised), then for each request on `inp` (`say`'s arguments as JSON) the float32 samples or the error's message, until `inp` ends (`EOFError`)."
+    try: tts = Espeak(data)
     except TaError as e: return _send(out, _ERROR, e.message.encode())
     _send(out, _DATA, b'')
     while True:
@@ -104,10 +117,10 @@ def _serve(inp, out):
         except TaError as e: _send(out, _ERROR, e.message.encode())
 
 def _espeak_child():
-    "The child process of `IsolatedEspeak` (`python -c`): `_serve` on its stdin and stdout, then exit."
+    "The child process of `IsolatedEspeak` (`python -c`, the data folder as its argument, '' for the wheel's): `_serve` on its stdin and stdout, then exit."
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))   # crashes are expected here: no core files
     out = os.fdopen(os.dup(1), 'wb'); os.dup2(2, 1)     # replies on a copy of stdout; what the library or Python prints goes to stderr
-    try: _serve(sys.stdin.buffer, out)
+    try: _serve(sys.stdin.buffer, out, Path(sys.argv[1]) if sys.argv[1] else None)
     except (EOFError, BrokenPipeError): pass            # the parent has gone
     os._exit(0)                                         # without flushing a reply that no one will read
 
@@ -119,14 +132,14 @@ class SynthesisCrashed(TaError):
         self.text, self.voice, self.returncode = text, voice, returncode
 
 class IsolatedEspeak:
-    "`Espeak` in a child process of its own: the same `say`, but a crash inside espeak-ng raises `SynthesisCrashed` (counted in `crashes`) instead of ending this process. Close it, or use it in a `with` block."
-    def __init__(self):
-        self.crashes = 0
+    "`Espeak(data)` in a child process of its own: the same `say`, but a crash inside espeak-ng raises `SynthesisCrashed` (counted in `crashes`) instead of ending this process. Close it, or use it in a `with` block."
+    def __init__(self, data: Path | None = None):
+        self.crashes, self.data, self.made = 0, data, made_variants(data) if data else 0
         self._start()
 
     def _start(self):
         "Start a child that imports `ta` from where this process does, and wait for its ready message. Raises `TaError` when it cannot speak."
-        self.proc = subprocess.Popen([sys.executable, '-c', 'from ta.corpus import _espeak_child; _espeak_child()'],
+        self.proc = subprocess.Popen([sys.executable, '-c', 'from ta.corpus import _espeak_child; _espeak_child()', str(self.data or '')],
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, env={**os.environ, 'PYTHONPATH': os.pathsep.join(sys.path)},
                                      start_new_session=True)   # Ctrl-C is for the parent: the child ends when its stdin does
         try: kind, body = _receive(self.proc.stdout)
@@ -157,6 +170,37 @@ class IsolatedEspeak:
 
     def __enter__(self): return self
     def __exit__(self, *exc): self.close()
+
+# %% ../nbs/13_corpus.ipynb #made2
+MADE_VARIANTS = 200        # random voice variants each loader worker makes (`made_voices`), about 400 bytes each
+MAX_MADE_VARIANTS = 230   # espeak-ng lists at most 349 voices (its N_VOICES_LIST); the copy's 10 English languages and 104 wheel variants leave 235
+MADE_VARIANT_SHARE = 0.5   # of espeak-ng's training draws, where its synthesiser has made variants: one of them
+
+def random_variant(rng: np.random.Generator, name: str) -> str:
+    "An espeak-ng voice variant file (voices/!v), a random speaker: a vocal tract (every formant's frequency scaled by 0.82-1.2 together and by 0.95-1.05 alone; heights 60-120% for the first three, 40-100% above, widths 70-150%), a pitch (a base of 50-170 Hz and 15-80 Hz of range above it), and now and then flutter, roughness, breath or one of the klatt synthesiser's voices (never `klatt 4`: `klatt4` is held out). The ranges are about those of espeak-ng's own variants, tuned so that the made voices' pitch and spectral centroid spread over and past theirs (measured below)."
+    tract, base = rng.uniform(0.82, 1.2), rng.uniform(50, 170)
+    lines = ['language variant', f'name {name}', f'gender {"female" if tract > 1.08 else "male"}', f'pitch {base:.0f} {base + rng.uniform(15, 80):.0f}']
+    lines += [f'formant {k} {100 * tract * rng.uniform(0.95, 1.05):.0f} {rng.uniform(*(60, 120) if k < 3 else (40, 100)):.0f} {rng.uniform(70, 150):.0f}' for k in range(9)]
+    if rng.random() < 0.3: lines.append(f'flutter {rng.integers(0, 20)}')
+    if rng.random() < 0.3: lines.append(f'roughness {rng.integers(0, 6)}')
+    if rng.random() < 0.2: lines.append('breath ' + ' '.join(str(b) for b in rng.integers(0, 4, 8)))
+    if rng.random() < 0.2: lines.append(f'klatt {rng.choice([1, 2, 3, 5, 6])}')
+    return '\n'.join(lines) + '\n'
+
+def _english_only(folder: str, names: list[str]) -> list[str]:
+    "`shutil.copytree`'s ignore: of espeak-ng's languages (lang/FAMILY/LANGUAGE), the English ones (lang/gmw/en*) only."
+    folder = Path(folder)
+    if folder.name == 'lang': return [m for m in names if m != 'gmw']
+    if folder.name == 'gmw' and folder.parent.name == 'lang': return [m for m in names if not m.startswith('en')]
+    return []
+
+def made_voices(rng: np.random.Generator, folder: Path, n: int = MADE_VARIANTS) -> Path:
+    "A copy of the wheel's espeak-ng data in `folder`, its English languages only, with `n` random variants (`random_variant`), ta0 to ta{n-1}: its path, for `Espeak(data)` or `IsolatedEspeak(data)`. Raises `ValueError` for more variants than espeak-ng lists."
+    if n > MAX_MADE_VARIANTS: raise ValueError(f'at most {MAX_MADE_VARIANTS} made variants fit beside the English languages and the wheel\'s variants, not {n}')
+    data = Path(folder) / 'espeak-ng-data'
+    shutil.copytree(espeak_data(), data, ignore=_english_only)
+    for i in range(n): (data / 'voices' / '!v' / f'{MADE_PREFIX}{i}').write_text(random_variant(rng, f'{MADE_PREFIX}{i}'))
+    return data
 
 # %% ../nbs/13_corpus.ipynb #69370ddd
 FLITE_VOICES = ['kal16', 'awb', 'rms']   # training
@@ -369,9 +413,11 @@ class Utterance:
     voice: str          # espeak-ng's name, or flite:<voice>, festival:<voice>, or PIPER_VOICE
 
 def _espeak_voice(tts: Espeak | IsolatedEspeak, split: str, rng: np.random.Generator, steady: bool = False):
-    "A random espeak-ng voice of `split` and how it speaks a text: its pace, pitch, range and pauses drawn per text, or once (`steady`: a passage's verses in one manner)."
-    vs = voices(split)
-    voice = vs[rng.integers(len(vs))]
+    "A random espeak-ng voice of `split` (in training, `MADE_VARIANT_SHARE` of the time a training accent with one of the made variants `tts` has, if any) and how it speaks a text: its pace, pitch, range and pauses drawn per text, or once (`steady`: a passage's verses in one manner)."
+    if split == 'train' and tts.made and rng.random() < MADE_VARIANT_SHARE:   # no draw without made variants: the stream stays as it was
+        accents = [a for a in ENGLISH if a != HELD_OUT_ACCENT]
+        voice = f'{accents[rng.integers(len(accents))]}+{MADE_PREFIX}{rng.integers(tts.made)}'
+    else: vs = voices(split); voice = vs[rng.integers(len(vs))]
     manner = lambda: (int(rng.integers(120, 260)), int(rng.integers(20, 80)), int(rng.integers(20, 90)), int(rng.integers(0, 4)))
     fixed = manner() if steady else None
     return voice, lambda text: tts.say(text, voice, *(fixed or manner()))

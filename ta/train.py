@@ -4,7 +4,7 @@
 
 # %% ../nbs/14_train.ipynb #f1edb7f7
 from __future__ import annotations
-import argparse, json, math, os, re, shutil, signal, sys, threading, time
+import argparse, json, math, os, re, shutil, signal, sys, tempfile, threading, time
 from dataclasses import MISSING, dataclass, fields
 from pathlib import Path
 import numpy as np
@@ -13,7 +13,7 @@ import torch.nn.functional as F
 from torch import Tensor
 from safetensors.torch import save_file, load_file
 from transformers import PreTrainedTokenizerFast, GraniteSpeech5EncoderConfig, GraniteSpeech5Encoder, Qwen3_5TextConfig, Qwen3_5ForCausalLM
-from .corpus import Festival, FESTIVAL_SHARE, Flite, IsolatedEspeak, FLITE_SHARE, HELD_OUT_FLITE, Piper, PIPER_VOICE, Texts, Utterance, read_kjv, read_words, number_sentence, utterance, augment, speed_perturb, PASSAGE_SHARE
+from .corpus import Festival, FESTIVAL_SHARE, Flite, IsolatedEspeak, FLITE_SHARE, MADE_VARIANTS, MAX_MADE_VARIANTS, made_voices, HELD_OUT_FLITE, Piper, PIPER_VOICE, Texts, Utterance, read_kjv, read_words, number_sentence, utterance, augment, speed_perturb, PASSAGE_SHARE
 from .eval import normalize, row_errors, corpus_wer
 from .features import SAMPLE_RATE, batch_clip_features
 from .errors import TaError
@@ -92,18 +92,19 @@ def losses(model: ASRModel, clips: list[Tensor], targets: list[list[int]]) -> tu
 REUSE = 2   # batches each synthesised utterance is in, freshly augmented each time: synthesis is most of the loader's CPU
 
 class SpeechStream(torch.utils.data.IterableDataset):
-    "Endless batches of augmented synthetic utterances of `split` (16 kHz float32 clips, token ids), about `batch_seconds` of audio each, rows of similar length together; spoken by espeak-ng, flite (`flite_share` of utterances) or festival (`festival_share`); `passage_share` of utterances verses in a row (`passage`); each utterance in `reuse` batches, augmented afresh for each (its speed, `speed_perturb`, then room, band, noise and level, `augment`)."
+    "Endless batches of augmented synthetic utterances of `split` (16 kHz float32 clips, token ids), about `batch_seconds` of audio each, rows of similar length together; spoken by espeak-ng (with `made_variants` random speakers of its own, `made_voices`), flite (`flite_share` of utterances) or festival (`festival_share`); `passage_share` of utterances verses in a row (`passage`); each utterance in `reuse` batches, augmented afresh for each (its speed, `speed_perturb`, then room, band, noise and level, `augment`)."
     def __init__(self, data: Path, tokenizer, split: str = 'train', batch_seconds: float = 600, seed: int = 0, group: int = 4,
-                 flite_share: float = FLITE_SHARE, reuse: int = REUSE, passage_share: float = PASSAGE_SHARE, festival_share: float = FESTIVAL_SHARE):
+                 flite_share: float = FLITE_SHARE, reuse: int = REUSE, passage_share: float = PASSAGE_SHARE, festival_share: float = FESTIVAL_SHARE,
+                 made_variants: int = MADE_VARIANTS):
         self.data, self.tok, self.split, self.batch_seconds, self.seed, self.group = Path(data), tokenizer, split, batch_seconds, seed, group
-        self.flite_share, self.reuse, self.passage_share, self.festival_share = flite_share, reuse, passage_share, festival_share
+        self.flite_share, self.reuse, self.passage_share, self.festival_share, self.made = flite_share, reuse, passage_share, festival_share, made_variants
 
     def __iter__(self):
         info = torch.utils.data.get_worker_info()
         if info: torch.set_num_threads(1)   # one core per worker: the loader runs one worker per core
         rng = np.random.default_rng([self.seed, info.id if info else 0])
         texts, flite, festival = load_texts(self.data), Flite() if self.flite_share else None, Festival() if self.festival_share else None
-        with IsolatedEspeak() as tts:   # espeak-ng in a child process: a crash inside it costs an utterance, not this worker
+        with tempfile.TemporaryDirectory() as d, IsolatedEspeak(made_voices(rng, Path(d), self.made) if self.made else None) as tts:   # espeak-ng in a child process: a crash inside it costs an utterance, not this worker
             while True:
                 pool, total = [], 0.0
                 while total < self.group * self.batch_seconds:
@@ -194,6 +195,7 @@ class TrainArgs:
     festival_share: float = FESTIVAL_SHARE  # of training utterances spoken by festival (0: none; at most 1 - flite_share)
     reuse: int = REUSE         # batches each synthesised utterance is in, augmented afresh each time
     passage_share: float = PASSAGE_SHARE  # of training utterances that are verses in a row, as many as fit into a chunk
+    made_variants: int = MADE_VARIANTS    # random espeak-ng speakers each loader worker makes (0: the wheel's variants only)
     seed: int = 0
 
 # %% ../nbs/14_train.ipynb #d73b24e0
@@ -300,7 +302,7 @@ def _start(a: TrainArgs, device: str) -> tuple[ASRModel, torch.optim.Optimizer, 
 def _batches(a: TrainArgs, tokenizer, meta: dict):
     "An iterator over `SpeechStream` batches from `a.workers` processes, seeded by the step and the loader restarts so far."
     seed = a.seed * 7919 + meta['step'] + 104_729 * meta.get('loader_restarts', 0)
-    return iter(torch.utils.data.DataLoader(SpeechStream(a.data, tokenizer, batch_seconds=a.batch_seconds, seed=seed, flite_share=a.flite_share, reuse=a.reuse, passage_share=a.passage_share, festival_share=a.festival_share), batch_size=None,
+    return iter(torch.utils.data.DataLoader(SpeechStream(a.data, tokenizer, batch_seconds=a.batch_seconds, seed=seed, flite_share=a.flite_share, reuse=a.reuse, passage_share=a.passage_share, festival_share=a.festival_share, made_variants=a.made_variants), batch_size=None,
                                             num_workers=a.workers, prefetch_factor=4 if a.workers else None))
 
 def _step(model: ASRModel, opt: torch.optim.Optimizer, clips: list[Tensor], targets: list[list[int]], lr: float) -> tuple[Tensor, ...]:
@@ -409,7 +411,8 @@ ARG_HELP = dict(out='the run folder: state/ (resumed from when present), checkpo
                 flite_share='share of utterances flite speaks, 0 to 1 (0: espeak-ng only)',
                 festival_share='share of utterances festival speaks, 0 to 1 minus --flite-share (0: none)',
                 reuse='batches each synthesised utterance is in, augmented afresh each time (at least 1)',
-                passage_share='share of utterances that are verses in a row, as many as fit into a chunk, 0 to 1', seed='seed of the data and the initial weights (0 to 2^63 - 1)')
+                passage_share='share of utterances that are verses in a row, as many as fit into a chunk, 0 to 1',
+                made_variants=f'random espeak-ng speakers each loader worker makes, 0 to {MAX_MADE_VARIANTS} (0: the wheel\'s variants only)', seed='seed of the data and the initial weights (0 to 2^63 - 1)')
 
 def _check(p: argparse.ArgumentParser, a: argparse.Namespace):
     "Refuse values the loop cannot run with, through the parser's error (exit code 2)."
@@ -417,7 +420,8 @@ def _check(p: argparse.ArgumentParser, a: argparse.Namespace):
     for name, ok in (('total_steps', a.total_steps >= 1), ('minutes', 0 < a.minutes < math.inf), ('batch_seconds', 1 <= a.batch_seconds < math.inf),
                      ('lr', 0 < a.lr < math.inf), ('warmup', a.warmup >= 0), ('eval_every', a.eval_every >= 1),
                      ('eval_utterances', a.eval_utterances >= 1), ('workers', a.workers >= 0), ('dim', a.dim >= heads and a.dim % heads == 0),
-                     ('flite_share', 0 <= a.flite_share <= 1), ('festival_share', 0 <= a.festival_share <= 1 - a.flite_share), ('reuse', a.reuse >= 1), ('passage_share', 0 <= a.passage_share <= 1), ('seed', 0 <= a.seed < 2 ** 63)):
+                     ('flite_share', 0 <= a.flite_share <= 1), ('festival_share', 0 <= a.festival_share <= 1 - a.flite_share), ('reuse', a.reuse >= 1), ('passage_share', 0 <= a.passage_share <= 1),
+                     ('made_variants', 0 <= a.made_variants <= MAX_MADE_VARIANTS), ('seed', 0 <= a.seed < 2 ** 63)):
         if not ok: p.error(f"--{name.replace('_', '-')} {getattr(a, name)}: {ARG_HELP[name]}")
     if a.evaluate is not None and a.evaluate < 1: p.error(f'--evaluate {a.evaluate}: N must be at least 1')
     if a.out.exists() and not a.out.is_dir(): p.error(f'--out {a.out}: a file, not a folder ({ARG_HELP["out"]})')
