@@ -14,6 +14,9 @@
 #   stop 41 (passages, PASSAGE_SHARE=0.3): RUN=/tmp/trainrun DEADLINE=575 ... 9.5 (cold), then DEADLINE=560 ... 9.5 (warm): steps 7,099-9,561
 #   from stop 41 the loader also runs festival (FESTIVAL_SHARE): run bench/train_data.sh again for .train/festival.tar.xz; carried
 #   with .train (without .train/run) and the tree, about 63 MB of the 64 MiB a call may carry
+#   stop 42 (planned; no device was lent): RUN=/tmp/trainrun DEADLINE=575 ... 9.5 (cold, resuming bench/train_state at 9,561),
+#   then DEADLINE=560 ... 9.5 (warm): the first calls with festival (one child a worker), flite's and festival's pitch, and
+#   espeak-ng's made voices (nbs/13_corpus); the predictions are in nbs/14_train ("Next")
 set -euo pipefail
 if [ "${1:-}" = --unpack ]; then   # into a new folder first: the state it replaces is the only copy of the steps before
   [ -d "${2:-}" ] && compgen -G "$2/state.tar.part-*" >/dev/null || { echo "usage: $0 --unpack <folder with state.tar.part-*>" >&2; exit 2; }
