@@ -31,8 +31,9 @@ log = logging.getLogger('ta.server')
 # %% auto #0
 __all__ = ['log', 'transcribe_router', 'health_router', 'stats_router', 'PIPELINE_BYTES', 'HEAD_KEPT_BYTES', 'docs_router',
            'Word', 'SpeakerTurn', 'Transcription', 'ErrorBody', 'post_transcribe', 'get_health', 'get_stats',
-           'add_error_handlers', 'error_shape', 'GuardedH11', 'AmbiguousFraming', 'AllowedHosts', 'quiet_floods',
-           'raise_open_file_limit', 'trim_memory', 'get_docs', 'get_redoc', 'build_app', 'server_config', 'serve']
+           'add_error_handlers', 'error_shape', 'HeadersAtAnswer', 'GuardedH11', 'AmbiguousFraming', 'AllowedHosts',
+           'quiet_floods', 'raise_open_file_limit', 'trim_memory', 'get_docs', 'get_redoc', 'build_app',
+           'server_config', 'serve']
 
 # %% ../nbs/08d_server.ipynb #c020
 class Word(BaseModel):
@@ -186,6 +187,11 @@ def error_shape(path: str, status: int, message: str) -> dict:
     "The JSON error body for a request to `path`: OpenAI's error object on /v1/*, else ta's `{'error': message}`."
     return openai_error(status, message) if path.startswith('/v1/') else {'error': message}
 
+class HeadersAtAnswer(list):
+    "uvicorn's default headers (`Date`, `Server`) as they are when an answer starts: uvicorn hands each request the list of its arrival, so an answer sent minutes later (a 408 after `body_timeout_s`, a long transcription) carried a `Date` of then. Its one use, `default_headers + headers`, reads the server's current list."
+    def __init__(self, state): super().__init__(); self.state = state
+    def __add__(self, other): return list(self.state.default_headers) + list(other)
+
 class GuardedH11(H11Protocol):
     "uvicorn's HTTP/1.1 protocol with a deadline on each request's headers and at most `guard.limit` connections."
     guard: ConnectionGuard
@@ -226,8 +232,9 @@ class GuardedH11(H11Protocol):
     def _unread_body(self):
         if self._open and self.conn.their_state is h11.SEND_BODY: self.guard.slow.hit(); self.guard.closed_slow += 1; self._close()
     def handle_events(self):
-        "uvicorn's, then: while a request whose body is in is being answered, keep reading (up to `PIPELINE_BYTES` of a next request), so a client that hangs up is seen at once (its EOF ends the cycle) and its decode is stopped; uvicorn pauses reading there, and a hang-up went unseen until the answer failed."
+        "uvicorn's, then: the new request's answer takes the default headers (`Date`) when it starts (`HeadersAtAnswer`); and while a request whose body is in is being answered, keep reading (up to `PIPELINE_BYTES` of a next request), so a client that hangs up is seen at once (its EOF ends the cycle) and its decode is stopped; uvicorn pauses reading there, and a hang-up went unseen until the answer failed."
         super().handle_events()
+        if self.cycle is not None and type(self.cycle.default_headers) is list: self.cycle.default_headers = HeadersAtAnswer(self.server_state)
         if (self.cycle is not None and not self.cycle.response_complete and self.conn.their_state is h11.DONE
                 and len(self.conn.trailing_data[0]) < PIPELINE_BYTES and not self.transport.is_closing()):
             self.flow.resume_reading()
