@@ -365,7 +365,7 @@ async def post_transcription(request: Request, engine: Engine = Depends(get_engi
     try:
         async with admitted(engine) as claim:
             s = engine.settings
-            body = await read_body(request, s.max_body_bytes, s.body_timeout_s); t1 = time.perf_counter()
+            body = await read_body(request, s.max_body_bytes, s.body_timeout_s, claim); t1 = time.perf_counter()
             deadline = Deadline.after(s.request_timeout_s)
             body = await undo_content_coding(request, claim, body, deadline, s.max_body_bytes)   # a gzipped form, as /transcribe takes
             ctype = request.headers.get('content-type', '')

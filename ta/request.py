@@ -4,7 +4,7 @@
 
 # %% ../nbs/08_request.ipynb #rq002
 from __future__ import annotations
-import asyncio, base64, binascii, functools, hmac, json, logging, math, os, re, threading, urllib.parse, zlib
+import asyncio, base64, binascii, functools, hmac, json, logging, math, os, re, threading, time, urllib.parse, zlib
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, fields
@@ -23,11 +23,11 @@ from .service import freeze_heap, load_for_serving
 from .settings import Settings, COUNTER_SLOTS
 
 # %% auto #0
-__all__ = ['MAX_SPEAKERS', 'log', 'MAX_INFLATION', 'INFLATE_FLOOR', 'PART_HEADER_BYTES', 'PART_HEADERS', 'GAUGES',
-           'PUBLISH_INTERVAL_S', 'STAGES', 'Options', 'parse_options', 'require_ready', 'Episode', 'InFlight', 'Claim',
-           'admitted', 'off_loop', 'Deadline', 'read_body', 'decode_content', 'single_valued', 'parse_request',
-           'parse_form', 'start_engine', 'CounterRows', 'publish_counters', 'Engine', 'ConnectionGuard', 'get_engine',
-           'check_api_key', 'decode_upload', 'record', 'undo_content_coding']
+__all__ = ['MAX_SPEAKERS', 'log', 'STALL_EVICT_S', 'MAX_INFLATION', 'INFLATE_FLOOR', 'PART_HEADER_BYTES', 'PART_HEADERS',
+           'GAUGES', 'PUBLISH_INTERVAL_S', 'STAGES', 'Options', 'parse_options', 'require_ready', 'Episode', 'BodyRead',
+           'InFlight', 'Claim', 'admitted', 'off_loop', 'Deadline', 'read_body', 'decode_content', 'single_valued',
+           'parse_request', 'parse_form', 'start_engine', 'CounterRows', 'publish_counters', 'Engine',
+           'ConnectionGuard', 'get_engine', 'check_api_key', 'decode_upload', 'record', 'undo_content_coding']
 
 # %% ../nbs/08_request.ipynb #c008
 @dataclass(frozen=True)
@@ -107,18 +107,42 @@ class Episode:
         if (quiet := loop.time() - self.last) < self.quiet_s: return loop.call_later(self.quiet_s - quiet, self._check)
         log.info('%s: %d times in %.0f s; it has stopped', self.what, self.count, self.last - self.first); self.count = 0
 
+STALL_EVICT_S = 2.0   # a body that has not grown for this long gives its place to a new request when the in-flight bound is reached
+
+class BodyRead:
+    "A `Claim`'s request body while it is read (`read_body`): when it last grew, and how to end the read early, with `end`."
+    def __init__(self, timeout: asyncio.Timeout):
+        self.timeout, self.loop, self.grew_at, self.ended_by = timeout, asyncio.get_running_loop(), time.monotonic(), None
+    def end(self, why: TaError):
+        "End the read now (on the event loop's thread): `read_body` raises `why`."
+        if self.ended_by is None: self.ended_by = why; self.timeout.reschedule(self.loop.time())
+
 class InFlight:
-    "Transcription requests and seconds of decoded audio admitted and not finished, each bounded; thread-safe."
+    "Transcription requests and seconds of decoded audio admitted and not finished, each bounded; thread-safe. A request whose body has stopped arriving for `STALL_EVICT_S` gives its place to a new one past the bound (408, `evicted`), so stalled uploads cannot shut others out for `body_timeout_s`."
     def __init__(self, max_requests: int, max_audio_s: float):
         self.max_requests, self.max_audio_s = max_requests, max_audio_s
-        self.requests, self.audio_s, self.finished, self.refused = 0, 0.0, 0, 0
+        self.requests, self.audio_s, self.finished, self.refused, self.evicted = 0, 0.0, 0, 0, 0
         self.decodes_stopped = 0   # uploads whose decode was stopped: their client left, or their deadline passed
         self._lock, self.episode = threading.Lock(), Episode('overloaded: requests past the in-flight bounds are answered 503')
+        self.stalls = Episode(f'stalled uploads: bodies that stopped arriving for {STALL_EVICT_S:g} s gave their places to new requests (408)')
+        self.reading: set[Claim] = set()   # claims whose body is being read
     def claim(self) -> Claim:
-        "Admit one request; `Overloaded` when `max_requests` are in flight."
+        "Admit one request; past `max_requests`, in the place of the request whose body has stopped arriving longest (at least `STALL_EVICT_S`; it answers 408), else `Overloaded`."
         with self._lock:
             if self.requests < self.max_requests: self.requests += 1; return Claim(self)
+            now = time.monotonic()
+            stalled = [c for c in self.reading if c.read.ended_by is None and now - c.read.grew_at >= STALL_EVICT_S]
+            if stalled:
+                c = min(stalled, key=lambda c: c.read.grew_at); c.given_away = True; self.evicted += 1
+                self.stalls.hit(); c.read.end(BodyTimeout(
+                    f"the body stopped arriving for {now - c.read.grew_at:.1f} s while the server was at its limit of {self.max_requests} "
+                    "requests in flight, and a new request took its place; send the body without pauses, or try again"))
+                return Claim(self)   # the evicted one's place: `requests` stays
         self._refuse(f'the server is at its limit of {self.max_requests} requests in flight; try again in a few seconds')
+    def end_reads(self, why: TaError):
+        "End every body being read with `why`, from any thread (the drain's end: `Engine.cut_short`)."
+        with self._lock: reads = [c.read for c in self.reading]
+        for r in reads: r.loop.call_soon_threadsafe(r.end, why)
     def add_audio(self, claim: Claim, seconds: float):
         "Count `seconds` of decoded audio for `claim`; `Overloaded` if that passes `max_audio_s` and other audio is in flight."
         with self._lock:
@@ -128,16 +152,24 @@ class InFlight:
         self.refused += 1; self.episode.hit(); raise Overloaded(message)
     def release(self, claim: Claim):
         with self._lock:   # float sums drift (0.1 + 0.2 - 0.1 - 0.2 is 2.8e-17): none in flight is exactly 0, never below
-            self.requests -= 1; self.finished += 1
+            self.requests -= 0 if claim.given_away else 1; self.finished += 1   # a place given away is the new request's
             self.audio_s = max(0.0, self.audio_s - claim.audio_s) if self.requests else 0.0
     def as_dict(self) -> dict:
         return {'requests': self.requests, 'audio_seconds': round(self.audio_s, 3), 'max_requests': self.max_requests,
-                'max_audio_seconds': round(self.max_audio_s, 3), 'refused': self.refused,
+                'max_audio_seconds': round(self.max_audio_s, 3), 'refused': self.refused, 'evicted': self.evicted,
                 'decodes_stopped': self.decodes_stopped}
 
 class Claim:
-    "One request's share of `InFlight`, held by the request and by each thread working for it; released when the last lets go."
-    def __init__(self, inflight: InFlight): self.inflight, self.audio_s, self.holders, self._lock = inflight, 0.0, 1, threading.Lock()
+    "One request's share of `InFlight`, held by the request and by each thread working for it; released when the last lets go. `given_away`: its place went to a new request (its body stalled)."
+    def __init__(self, inflight: InFlight):
+        self.inflight, self.audio_s, self.holders, self._lock = inflight, 0.0, 1, threading.Lock()
+        self.read, self.given_away = None, False
+    def reading(self, timeout: asyncio.Timeout) -> BodyRead:
+        "Its body's read starts, under `timeout`: it may be ended early (`InFlight.claim`, `InFlight.end_reads`)."
+        with self.inflight._lock: self.read = BodyRead(timeout); self.inflight.reading.add(self)
+        return self.read
+    def read_done(self):
+        with self.inflight._lock: self.inflight.reading.discard(self)
     def hold(self):
         with self._lock: self.holders += 1
     def drop(self):
@@ -196,20 +228,26 @@ def _too_big_inflated(limit: int) -> TooLarge:
                     "limit (the limit counts the decompressed size, not the bytes sent); send a shorter recording, or the "
                     "audio file itself compressed by its own format (e.g. 16 kHz mono FLAC) without Content-Encoding")
 
-async def read_body(request: Request, limit: int, timeout_s: float | None = None) -> bytes:
-    "The request body as sent (before `Content-Encoding` is undone); `TooLarge` once it passes `limit` bytes, `BodyTimeout` (408) past `timeout_s`."
+async def read_body(request: Request, limit: int, timeout_s: float | None = None, claim: Claim | None = None) -> bytes:
+    "The request body as sent (before `Content-Encoding` is undone); `TooLarge` once it passes `limit` bytes, `BodyTimeout` (408) past `timeout_s`. With the request's `claim`, the read may also be ended early: 408 when a new request takes the place of a stalled body (`InFlight.claim`), 503 at the drain's end."
     try: announced = int(request.headers.get('content-length') or 0)
     except ValueError: raise BadRequest(f"the Content-Length header {_shown(request.headers['content-length'])} is not a number") from None
     if announced > limit: raise _too_big(limit)
-    body = bytearray()
+    body, read = bytearray(), None
     try:
-        async with asyncio.timeout(timeout_s):
+        async with asyncio.timeout(timeout_s) as timeout:
+            read = claim.reading(timeout) if claim else None
             async for part in request.stream():
                 body += part
+                if read: read.grew_at = time.monotonic()
                 if len(body) > limit: raise _too_big(limit)
     except ClientDisconnect: raise ClientGone('the client closed the connection while sending the body') from None
-    except TimeoutError: raise BodyTimeout(f"the body did not arrive within the server's {timeout_s:g} s limit (body_timeout_s); "
-                                           "send it faster, or compress it (e.g. 16 kHz mono FLAC)") from None
+    except TimeoutError:
+        if read and read.ended_by: raise read.ended_by from None
+        raise BodyTimeout(f"the body did not arrive within the server's {timeout_s:g} s limit (body_timeout_s); "
+                          "send it faster, or compress it (e.g. 16 kHz mono FLAC)") from None
+    finally:
+        if claim: claim.read_done()
     return bytes(body)
 
 _CODINGS = ('gzip', 'x-gzip', 'deflate', 'br')
@@ -627,6 +665,7 @@ class Engine:
         "End the work still in flight: running decoders are killed, and requests waiting for chunks answer 503 (the queue closes at shutdown)."
         if self.cut: return
         self.cut = True
+        self.inflight.end_reads(NotReady(_CUT_SHORT))   # bodies still arriving: 503 now, not uvicorn's 500 when it cancels them
         log.warning('drain time is up: %d decoder(s) stopped, requests still waiting answered 503', stop_decoders())
 
     def failing_chunks(self) -> int:

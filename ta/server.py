@@ -86,7 +86,7 @@ async def post_transcribe(request: Request, engine: Engine = Depends(get_engine)
     try:
         async with admitted(engine) as claim:
             s = engine.settings
-            body = await read_body(request, s.max_body_bytes, s.body_timeout_s); t1 = time.perf_counter()
+            body = await read_body(request, s.max_body_bytes, s.body_timeout_s, claim); t1 = time.perf_counter()
             deadline = Deadline.after(s.request_timeout_s)
             body = await undo_content_coding(request, claim, body, deadline, s.max_body_bytes)
             audio_bytes, options = parse_request(request.headers.get('content-type', ''), body, single_valued(request.query_params))
