@@ -604,6 +604,7 @@ class Engine:
         self.settings, self.scheduler, self.error = settings, None, None
         self._start, self.rows = start or functools.partial(start_engine, settings), rows
         self.connections = ConnectionGuard(settings.connection_limit, settings.header_timeout_s)
+        self.gone = Episode('clients went away: requests whose client closed the connection before the answer (499)')
         self.requests = self.client_errors = self.server_errors = 0
         self.stage_seconds = dict.fromkeys(STAGES, 0.0)
         self.audio_seconds = 0.0

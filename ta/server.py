@@ -167,7 +167,8 @@ def _invalid(e: RequestValidationError) -> str:
 def add_error_handlers(app: FastAPI):
     @app.exception_handler(TaError)
     async def ta_error(request, e: TaError):
-        if (e.status >= 500 or e.status == 499) and not isinstance(e, Overloaded):   # refusals are logged per episode
+        if e.status == 499: request.app.state.engine.gone.hit()   # per episode, as refusals are: stalled uploads closing by the hundred
+        elif e.status >= 500 and not isinstance(e, Overloaded):
             log.warning('%s %s -> %d: %s', request.method, request.url.path, e.status, e.message)
         return _error(e.status, e.message, headers=_HEADERS.get(e.status, lambda e: None)(e))
     @app.exception_handler(StarletteHTTPException)
