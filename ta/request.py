@@ -23,11 +23,12 @@ from .service import freeze_heap, load_for_serving
 from .settings import Settings, COUNTER_SLOTS
 
 # %% auto #0
-__all__ = ['MAX_SPEAKERS', 'log', 'STALL_EVICT_S', 'MAX_INFLATION', 'INFLATE_FLOOR', 'PART_HEADER_BYTES', 'PART_HEADERS',
-           'GAUGES', 'PUBLISH_INTERVAL_S', 'STAGES', 'Options', 'parse_options', 'require_ready', 'Episode', 'BodyRead',
-           'InFlight', 'Claim', 'admitted', 'off_loop', 'Deadline', 'read_body', 'decode_content', 'single_valued',
-           'parse_request', 'parse_form', 'start_engine', 'CounterRows', 'publish_counters', 'Engine',
-           'ConnectionGuard', 'get_engine', 'check_api_key', 'decode_upload', 'record', 'undo_content_coding']
+__all__ = ['MAX_SPEAKERS', 'log', 'STALL_EVICT_S', 'MIN_BODY_RATE', 'MAX_INFLATION', 'INFLATE_FLOOR', 'PART_HEADER_BYTES',
+           'PART_HEADERS', 'GAUGES', 'PUBLISH_INTERVAL_S', 'STAGES', 'Options', 'parse_options', 'require_ready',
+           'Episode', 'BodyRead', 'InFlight', 'Claim', 'admitted', 'off_loop', 'Deadline', 'read_body',
+           'decode_content', 'single_valued', 'parse_request', 'parse_form', 'start_engine', 'CounterRows',
+           'publish_counters', 'Engine', 'ConnectionGuard', 'get_engine', 'check_api_key', 'decode_upload', 'record',
+           'undo_content_coding']
 
 # %% ../nbs/08_request.ipynb #c008
 @dataclass(frozen=True)
@@ -107,36 +108,45 @@ class Episode:
         if (quiet := loop.time() - self.last) < self.quiet_s: return loop.call_later(self.quiet_s - quiet, self._check)
         log.info('%s: %d times in %.0f s; it has stopped', self.what, self.count, self.last - self.first); self.count = 0
 
-STALL_EVICT_S = 2.0   # a body that has not grown for this long gives its place to a new request when the in-flight bound is reached
+STALL_EVICT_S = 2.0          # a body that has not grown for this long gives its place to a new request when the in-flight bound is reached...
+MIN_BODY_RATE = 4096         # ...and so does one that arrives slower than this (bytes/s over its read so far, once it is STALL_EVICT_S old)
 
 class BodyRead:
     "A `Claim`'s request body while it is read (`read_body`): when it last grew, and how to end the read early, with `end`."
     def __init__(self, timeout: asyncio.Timeout):
-        self.timeout, self.loop, self.grew_at, self.ended_by = timeout, asyncio.get_running_loop(), time.monotonic(), None
+        self.timeout, self.loop, self.ended_by = timeout, asyncio.get_running_loop(), None
+        self.started = self.grew_at = time.monotonic(); self.received = 0
+    def grew(self, n: int): self.received += n; self.grew_at = time.monotonic()
+    def evictable(self, now: float) -> str | None:
+        "Why this read may give its place away at `now` (quiet for `STALL_EVICT_S`, or slower than `MIN_BODY_RATE`), else None."
+        if self.ended_by is not None: return None
+        if (quiet := now - self.grew_at) >= STALL_EVICT_S: return f'the body stopped arriving for {quiet:.1f} s'
+        if (age := now - self.started) >= STALL_EVICT_S and self.received / age < MIN_BODY_RATE:
+            return f'the body arrived at {self.received / age:.0f} bytes/s (under {MIN_BODY_RATE} bytes/s)'
+        return None
     def end(self, why: TaError):
         "End the read now (on the event loop's thread): `read_body` raises `why`."
         if self.ended_by is None: self.ended_by = why; self.timeout.reschedule(self.loop.time())
 
 class InFlight:
-    "Transcription requests and seconds of decoded audio admitted and not finished, each bounded; thread-safe. A request whose body has stopped arriving for `STALL_EVICT_S` gives its place to a new one past the bound (408, `evicted`), so stalled uploads cannot shut others out for `body_timeout_s`."
+    "Transcription requests and seconds of decoded audio admitted and not finished, each bounded; thread-safe. A request whose body has stopped arriving for `STALL_EVICT_S`, or arrives slower than `MIN_BODY_RATE`, gives its place to a new one past the bound (408, `evicted`), so stalled or trickling uploads cannot shut others out for `body_timeout_s`."
     def __init__(self, max_requests: int, max_audio_s: float):
         self.max_requests, self.max_audio_s = max_requests, max_audio_s
         self.requests, self.audio_s, self.finished, self.refused, self.evicted = 0, 0.0, 0, 0, 0
         self.decodes_stopped = 0   # uploads whose decode was stopped: their client left, or their deadline passed
         self._lock, self.episode = threading.Lock(), Episode('overloaded: requests past the in-flight bounds are answered 503')
-        self.stalls = Episode(f'stalled uploads: bodies that stopped arriving for {STALL_EVICT_S:g} s gave their places to new requests (408)')
+        self.stalls = Episode(f'stalled uploads: bodies quiet for {STALL_EVICT_S:g} s or slower than {MIN_BODY_RATE} bytes/s gave their places to new requests (408)')
         self.reading: set[Claim] = set()   # claims whose body is being read
     def claim(self) -> Claim:
-        "Admit one request; past `max_requests`, in the place of the request whose body has stopped arriving longest (at least `STALL_EVICT_S`; it answers 408), else `Overloaded`."
+        "Admit one request; past `max_requests`, in the place of a request whose body is `evictable` (the one quiet longest; it answers 408), else `Overloaded`."
         with self._lock:
             if self.requests < self.max_requests: self.requests += 1; return Claim(self)
             now = time.monotonic()
-            stalled = [c for c in self.reading if c.read.ended_by is None and now - c.read.grew_at >= STALL_EVICT_S]
-            if stalled:
-                c = min(stalled, key=lambda c: c.read.grew_at); c.given_away = True; self.evicted += 1
+            if slow := [(c, why) for c in self.reading if (why := c.read.evictable(now))]:
+                c, why = min(slow, key=lambda cw: cw[0].read.grew_at); c.given_away = True; self.evicted += 1
                 self.stalls.hit(); c.read.end(BodyTimeout(
-                    f"the body stopped arriving for {now - c.read.grew_at:.1f} s while the server was at its limit of {self.max_requests} "
-                    "requests in flight, and a new request took its place; send the body without pauses, or try again"))
+                    f"{why} while the server was at its limit of {self.max_requests} requests in flight, and a new request took its "
+                    "place; send the body without pauses, or try again"))
                 return Claim(self)   # the evicted one's place: `requests` stays
         self._refuse(f'the server is at its limit of {self.max_requests} requests in flight; try again in a few seconds')
     def end_reads(self, why: TaError):
@@ -239,7 +249,7 @@ async def read_body(request: Request, limit: int, timeout_s: float | None = None
             read = claim.reading(timeout) if claim else None
             async for part in request.stream():
                 body += part
-                if read: read.grew_at = time.monotonic()
+                if read: read.grew(len(part))
                 if len(body) > limit: raise _too_big(limit)
     except ClientDisconnect: raise ClientGone('the client closed the connection while sending the body') from None
     except TimeoutError:
