@@ -34,7 +34,7 @@ __all__ = ['BUCKETS', 'PREFILL_BUCKETS', 'ADMIT_MIN_CHUNKS', 'ADMIT_MAX_WAIT', '
            'prefill_layer', 'prefill_states', 'write_rows', 'prefill', 'EncoderGraph', 'chunk_frames', 'tf32_matmuls',
            'depthwise_conv_taps', 'encoder_block', 'regional_encode', 'capture_encoder', 'PrefillGraph', 'encode_with',
            'EngineStats', 'DecodeEngine', 'capture', 'capture_prefill', 'tune_fla_beside', 'setup', 'token_budget',
-           'budget_for', 'submit_features', 'as_clips', 'submit', 'transcribe_clips', 'transcribe', 'close']
+           'budget_for', 'submit_features', 'as_clips', 'submit', 'transcribe_clips', 'transcribe', 'drain', 'close']
 
 # %% ../nbs/07_engine.ipynb #c006
 BUCKETS = (1, 2, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128)  # row counts a decode step is captured for
@@ -564,6 +564,7 @@ class DecodeEngine:
                                           compiled_sizes(PREFILL_BUCKETS) if compiled else PREFILL_BUCKETS)
         self.prefill_splits = prefill_splits(self.prefill_table)   # the passes of an admission of each size (`_admit`)
         self._cv, self._closed, self._thread, self._next_request = threading.Condition(), False, None, 0
+        self.draining = False   # `drain`: the server is shutting down; whole requests first, the fewest chunks waiting first
         self.clock = time.perf_counter   # seconds: when chunks are queued (`_Job.queued_at`) and how long ago (`_admit_now`); tests set their own
         self.on_step = None  # optional callable(engine), called by the worker after every decode step (tests, tracing)
         self._copy_stream = torch.cuda.Stream(model.device) if cuda else None  # submit's copies of the clips to the device: not the worker's stream
@@ -764,6 +765,11 @@ def transcribe(self, audio: np.ndarray) -> str:
     return join_texts([f.result() for f in self.submit(split_chunks(audio))])
 DecodeEngine.transcribe = transcribe
 
+def drain(self) -> None:
+    "The server is shutting down (`ta serve`'s Ctrl-C or SIGTERM): from now on the worker finishes whole requests, the one with the fewest chunks waiting first (the oldest of equals), each taking as many rows as are free, and admits whatever waits as soon as rows free, so the most requests are answered before the drain time runs out (\"Draining\" above). Chunks submitted later are still served. Idempotent."
+    with self._cv: self.draining = True; self._cv.notify()
+DecodeEngine.drain = drain
+
 def close(self) -> None:
     "Stop the worker after its current step; chunks not yet answered fail with an error."
     with self._cv: self._closed = True; self._cv.notify()
@@ -779,24 +785,25 @@ def _take(self) -> list[tuple[int, _Job]] | None:
         free = [i for i, j in enumerate(self.rows) if j is None][:len(self.prefill_table)]
         if not self._queues or not free: return []
         room = self._room()   # empty only while every waiting request holds `row_cap` >= 1 rows: then rows run, and the worker steps
-        if not room or (self.running and not self._admit_now(len(free), room)): return []
-        picked = []
+        if not room or (self.running and not self.draining and not self._admit_now(len(free), room)): return []
+        picked, rotate = [], not self.draining   # draining: a request's chunks go in together, in `room`'s order
         while len(picked) < len(free) and room:
             rid = next(iter(room)); q = self._queues[rid]
             job = q.popleft()
             if job.future.set_running_or_notify_cancel(): picked.append(job); room[rid] -= 1   # False: its client went away, the chunk is dropped
             if not q: del self._queues[rid], room[rid]
             else:
-                self._queues.move_to_end(rid)   # its next chunk waits for every other request's next chunk
-                if room[rid]: room.move_to_end(rid)
-                else: del room[rid]             # at its cap: its other chunks wait for its own rows
+                if rotate: self._queues.move_to_end(rid); room.move_to_end(rid)   # its next chunk waits for every other request's next chunk
+                if not room[rid]: del room[rid]   # at its cap: its other chunks wait for its own rows
         return list(zip(free, picked))
 DecodeEngine._take = _take
 
 def _room(self) -> OrderedDict[int, int]:
-    "The waiting requests that may take a row now, in round-robin order: request id -> chunks it may bring in (its queue, up to `row_cap` less the rows it holds)."
+    "The waiting requests that may take a row now, in the order they take them: request id -> chunks it may bring in (its queue, up to `row_cap` less the rows it holds). Round-robin order; while draining, the fewest chunks waiting first (the oldest of equals), with no cap but the pool."
     held = Counter(j.request for j in self.rows if j is not None)
-    return OrderedDict((rid, n) for rid, q in self._queues.items() if (n := min(len(q), self.row_cap - held[rid])) > 0)
+    cap = self.max_batch_size if self.draining else self.row_cap
+    room = [(rid, n) for rid, q in self._queues.items() if (n := min(len(q), cap - held[rid])) > 0]
+    return OrderedDict(sorted(room, key=lambda r: (len(self._queues[r[0]]), r[0])) if self.draining else room)
 DecodeEngine._room = _room
 
 def _admit_now(self, free: int, room: dict[int, int]) -> bool:

@@ -15,7 +15,7 @@ from .engine_process import EngineProcess
 from .errors import TaError, NotReady, WorkerStopped
 
 # %% auto #0
-__all__ = ['add_stats', 'Sent', 'EnginePool', 'submit', 'close', 'describe', 'health']
+__all__ = ['add_stats', 'Sent', 'EnginePool', 'submit', 'drain', 'close', 'describe', 'health']
 
 # %% ../nbs/07d_engine_pool.ipynb #p009
 def add_stats(stats: list[EngineStats]) -> EngineStats:
@@ -131,6 +131,11 @@ def _pass_on(target: Future, f: Future):
     if not target.set_running_or_notify_cancel(): return
     if (e := f.exception()) is not None: target.set_exception(e)
     else: target.set_result(f.result())
+
+def drain(self) -> None:
+    "The server is shutting down: every engine finishes whole requests first (`DecodeEngine.drain`)."
+    for e in self.engines: e.drain()
+EnginePool.drain = drain
 
 def close(self) -> None:
     "Stop every engine (side by side), after its current step; chunks not yet answered fail with \"shutting down\", not sent again."

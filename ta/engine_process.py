@@ -19,7 +19,7 @@ if TYPE_CHECKING: from ta.engine import EngineStats   # annotations only
 
 # %% auto #0
 __all__ = ['LOG_FORMAT', 'TRIM_INTERVAL_S', 'log', 'ACCEPT_POLL_S', 'LINK_BACKLOG', 'name_process', 'portable', 'counters',
-           'describe', 'Answers', 'serve_link', 'Links', 'quick_exit', 'engine_main', 'EngineLink', 'submit',
+           'describe', 'Answers', 'serve_link', 'Links', 'quick_exit', 'engine_main', 'EngineLink', 'submit', 'drain',
            'refresh_stats', 'close', 'EngineProcess', 'engine_listener']
 
 # %% ../nbs/07c_engine_process.ipynb #7c7bab90
@@ -102,6 +102,7 @@ def serve_link(conn, engine, owner: bool) -> None:
         elif msg[0] == 'cancel':
             if (fs := live.get(msg[1])) is not None: fs[msg[2]].cancel()
         elif msg[0] == 'counters': answers.counters_asked(msg[1])
+        elif msg[0] == 'drain': engine.drain()
         elif msg[0] == 'close': break
         for rid in [r for r, fs in live.items() if all(f.done() for f in fs)]: del live[rid]   # answered or dropped
     if owner: engine.close()   # the unanswered chunks' failures go out with the last batch
@@ -238,6 +239,13 @@ def _dropped(self, rid: int, i: int, f: Future):
             except OSError: pass   # the engine process is gone: nothing to cancel
     if all(g.done() for g in self._pending.get(rid, ())): self._pending.pop(rid, None)
 EngineLink._dropped = _dropped
+
+def drain(self) -> None:
+    "The server is shutting down: the engine process finishes whole requests first (`DecodeEngine.drain`); nothing if it has stopped."
+    with self._send_lock:
+        try: self._conn.send(('drain',))
+        except OSError: pass   # the engine process is gone: nothing to drain
+EngineLink.drain = drain
 
 def refresh_stats(self, timeout_s: float = 2.0) -> EngineStats:
     "Ask the engine process for its counters now and wait for them, at most `timeout_s` (then, or once the connection has ended, the last ones known): with several HTTP worker processes, the answers to the others move them too."

@@ -615,7 +615,7 @@ class Engine:
         self._start, self.rows = start or functools.partial(start_engine, settings), rows
         self.connections = ConnectionGuard(settings.connection_limit, settings.header_timeout_s)
         self.gone = Episode('clients went away: requests whose client closed the connection before the answer (499)')
-        self.requests = self.client_errors = self.server_errors = 0
+        self.requests = self.client_errors = self.server_errors = self.unavailable = 0
         self.stage_seconds = dict.fromkeys(STAGES, 0.0)
         self.audio_seconds = 0.0
         self.draining = self.cut = False  # a shutdown signal came / the drain time is up
@@ -637,17 +637,18 @@ class Engine:
     def ready(self) -> bool: return self.scheduler is not None
 
     @property
-    def failed(self) -> int: return self.client_errors + self.server_errors
+    def failed(self) -> int: return self.client_errors + self.server_errors + self.unavailable
 
     def count_failure(self, e: BaseException):
-        "Count a request that ended in `e`: a client error (4xx) or a server error (5xx, anything unexpected)."
+        "Count a request that ended in `e`: a client error (4xx), unavailable (a 503 that asks to send it again: the server was full or shutting down) or a server error (any other 5xx: a stopped worker, a deadline, anything unexpected)."
         if isinstance(e, TaError) and e.status < 500: self.client_errors += 1
+        elif isinstance(e, NotReady) and not isinstance(e, WorkerStopped): self.unavailable += 1
         else: self.server_errors += 1
         self.publish()
 
     def counters(self) -> dict:
         "This process's request counters, every value a number: requests, errors, audio and stage seconds, in flight, connections."
-        return {'requests': self.requests, 'client_errors': self.client_errors, 'server_errors': self.server_errors,
+        return {'requests': self.requests, 'client_errors': self.client_errors, 'server_errors': self.server_errors, 'unavailable': self.unavailable,
                 'audio_seconds': self.audio_seconds, 'stage_seconds': dict(self.stage_seconds),
                 'inflight': self.inflight.as_dict(), 'connections': self.connections.as_dict(), 'ready': int(self.ready)}
 
@@ -670,6 +671,7 @@ class Engine:
         if self.draining: return self.cut_short()
         self.draining = True
         log.info('draining: requests in flight have %g s to finish', self.settings.drain_s)
+        if self.scheduler is not None: self.scheduler.drain()   # whole requests first: the most answered in the time (nbs/07_engine)
         timer = threading.Timer(self.settings.drain_s, self.cut_short); timer.daemon = True; timer.start()
 
     def cut_short(self):

@@ -29,10 +29,10 @@ from .openai_api import transcribe_audio, transcript_json, model_name, openai_er
 log = logging.getLogger('ta.server')
 
 # %% auto #0
-__all__ = ['log', 'transcribe_router', 'health_router', 'stats_router', 'PIPELINE_BYTES', 'HEAD_KEPT_BYTES', 'docs_router',
-           'Word', 'SpeakerTurn', 'Transcription', 'ErrorBody', 'post_transcribe', 'get_health', 'get_stats',
-           'add_error_handlers', 'error_shape', 'HeadersAtAnswer', 'GuardedH11', 'AmbiguousFraming', 'AllowedHosts',
-           'quiet_floods', 'raise_open_file_limit', 'trim_memory', 'get_docs', 'get_redoc', 'build_app',
+__all__ = ['log', 'transcribe_router', 'health_router', 'stats_router', 'PIPELINE_BYTES', 'HEAD_KEPT_BYTES', 'MAX_HEAD_BYTES',
+           'docs_router', 'Word', 'SpeakerTurn', 'Transcription', 'ErrorBody', 'post_transcribe', 'get_health',
+           'get_stats', 'add_error_handlers', 'error_shape', 'HeadersAtAnswer', 'GuardedH11', 'AmbiguousFraming',
+           'AllowedHosts', 'quiet_floods', 'raise_open_file_limit', 'trim_memory', 'get_docs', 'get_redoc', 'build_app',
            'server_config', 'serve']
 
 # %% ../nbs/08d_server.ipynb #c020
@@ -125,12 +125,12 @@ stats_router = APIRouter(tags=['stats'])
 
 @stats_router.get('/stats', summary='Batches, chunks, GPU time, queue wait, per-stage request time', dependencies=[Depends(check_api_key)])
 async def get_stats(request: Request, engine: Engine = Depends(get_engine)) -> dict:
-    "Counters since start, over every HTTP worker process: requests, failed = client errors (4xx, 499 included) + server errors (5xx); times in seconds, `mean_stage_seconds` over successful requests; work in flight and connections now; the engine's counters, asked for now when it runs in another process."
+    "Counters since start, over every HTTP worker process: requests, failed = client errors (4xx, 499 included) + unavailable (503s that ask to send it again: full, shutting down) + server errors (other 5xx); times in seconds, `mean_stage_seconds` over successful requests; work in flight and connections now; the engine's counters, asked for now when it runs in another process."
     if engine.ready and (refresh := getattr(engine.scheduler, 'refresh_stats', None)): await asyncio.to_thread(refresh)
     c = engine.all_counters()
-    failed = c['client_errors'] + c['server_errors']; ok = c['requests'] - failed
+    failed = c['client_errors'] + c['server_errors'] + c['unavailable']; ok = c['requests'] - failed
     return {'requests': c['requests'], 'failed_requests': failed, 'client_errors': c['client_errors'],
-            'server_errors': c['server_errors'], 'audio_seconds': round(c['audio_seconds'], 3),
+            'unavailable': c['unavailable'], 'server_errors': c['server_errors'], 'audio_seconds': round(c['audio_seconds'], 3),
             'engine': engine.scheduler.stats.as_dict() if engine.ready else None,
             **({'engines': engine.scheduler.describe(stats=True)} if isinstance(engine.scheduler, EnginePool) else {}),
             'mean_stage_seconds': {k: (v / ok if ok else 0.0) for k, v in c['stage_seconds'].items()},
@@ -183,6 +183,7 @@ def add_error_handlers(app: FastAPI):
 # %% ../nbs/08d_server.ipynb #c024b
 PIPELINE_BYTES = 64 * 1024   # most bytes of a next (pipelined) request read while one is answered
 HEAD_KEPT_BYTES = 1024       # bytes kept of a request's start until it parses: enough of its request line to see whether its path is /v1/
+MAX_HEAD_BYTES = 16 * 1024   # most bytes of a request line and headers (h11's default, named): past it, 431
 
 def error_shape(path: str, status: int, message: str) -> dict:
     "The JSON error body for a request to `path`: OpenAI's error object on /v1/*, else ta's `{'error': message}`."
@@ -247,13 +248,17 @@ class GuardedH11(H11Protocol):
         words = self._head.lstrip(b'\r\n').split(b'\r\n', 1)[0].split(b' ')
         return words[1].decode('latin-1') if len(words) > 1 else ''
     def send_400_response(self, msg: str):
-        "uvicorn's answer to bytes that are not an HTTP/1.1 request, in ta's JSON error shape (`error_shape`: OpenAI's on /v1/*): 400, then the connection closes."
-        body = json.dumps(error_shape(self._path(), 400, _MALFORMED)).encode()
+        "uvicorn's answer to bytes that are not an HTTP/1.1 request, in ta's JSON error shape (`error_shape`: OpenAI's on /v1/*), then the connection closes: 431 when the request line and headers ran past `MAX_HEAD_BYTES` unfinished (h11 then refuses them, hinting 431), else 400."
+        big = len(self.conn.trailing_data[0]) > MAX_HEAD_BYTES
+        status, reason, message = (431, b'Request Header Fields Too Large', _HEAD_TOO_LARGE) if big else (400, b'Bad Request', _MALFORMED)
+        body = json.dumps(error_shape(self._path(), status, message)).encode()
         head = [(b'content-type', b'application/json'), (b'content-length', b'%d' % len(body)), (b'connection', b'close')]
-        for event in (h11.Response(status_code=400, headers=head, reason=b'Bad Request'), h11.Data(data=body), h11.EndOfMessage()):
+        for event in (h11.Response(status_code=status, headers=head, reason=reason), h11.Data(data=body), h11.EndOfMessage()):
             self.transport.write(self.conn.send(event))
         self.transport.close()
 
+_HEAD_TOO_LARGE = (f'the request line and headers are larger than {MAX_HEAD_BYTES // 1024} KiB, the most this server reads; '
+                   'send fewer or shorter headers (the audio belongs in the body)')
 _MALFORMED = ('the request is not valid HTTP/1.1 (its request line, a header, or the body framing: Content-Length, '
               'Transfer-Encoding); send a well-formed request, e.g. with curl or an HTTP library')
 
@@ -377,7 +382,7 @@ def server_config(app: FastAPI, settings: Settings):
     # when the client reuses it loses that request (the client sees a dropped connection, not an answer)
     return uvicorn.Config(app, host=settings.host, port=settings.port, log_level='info', timeout_keep_alive=75,
                           timeout_graceful_shutdown=settings.drain_s + 5, http=type('GuardedH11', (GuardedH11,), {'guard': guard}),
-                          backlog=LISTEN_BACKLOG,   # no limit_concurrency: the guard bounds connections; uvicorn's check 503s requests while evicted ones close
+                          backlog=LISTEN_BACKLOG, h11_max_incomplete_event_size=MAX_HEAD_BYTES,   # no limit_concurrency: the guard bounds connections; uvicorn's check 503s requests while evicted ones close
                           proxy_headers=bool(settings.forwarded_allow_ips), forwarded_allow_ips=settings.forwarded_allow_ips or None)
 
 def serve(settings: Settings, sockets: list[socket.socket] | None = None, start=None, rows: CounterRows | None = None, follow=None) -> int:
