@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import soundfile as sf
 import soxr
-from .errors import TaError, BadRequest, TooLarge, NotAudio, NotReady
+from .errors import TaError, BadRequest, TooLarge, NotAudio, NotReady, ShuttingDown
 
 # %% auto #0
 __all__ = ['FORMATS', 'SAMPLE_RATE', 'FFMPEG_TIMEOUT_S', 'MIN_BYTES_PER_S', 'SIZE_FREE_S', 'MAX_SAMPLE', 'GIL_SWITCH_S',
@@ -192,7 +192,7 @@ def _run_ffmpeg(path: Path, cap: _Cap, timeout_s: float) -> tuple[int, np.ndarra
         finally:
             timer.cancel(); p.kill(); p.wait(); p.stdout.close()  # kill: a no-op once ffmpeg has exited
             with _RUNNING_LOCK: _RUNNING.discard(p)
-        if getattr(p, 'stopped', False): raise NotReady(_STOPPED)
+        if getattr(p, 'stopped', False): raise ShuttingDown(_STOPPED)
         if expired.is_set(): raise subprocess.TimeoutExpired(p.args, timeout_s)
         if rc < 0: raise _killed(signal.Signals(-rc))
         if rc == _CAUGHT_SIGNAL: raise _killed(None)
@@ -367,7 +367,7 @@ def _decode_path(path: Path, max_seconds: float | None) -> np.ndarray:
 def decode_audio(data: bytes | str | Path, max_seconds: float | None = None, owner=None) -> np.ndarray:
     """Decode an audio or video file (its bytes, or a local path) to 16 kHz mono float32 [T] in [-1, 1].
     `TooLarge` (413) past `max_seconds` or past `SIZE_FREE_S` + 1 s per `MIN_BYTES_PER_S` bytes of the file; `BadRequest` (400)
-    for an empty, broken or soundless file; `NotAudio` (415) for what is not audio; `NotReady` (503) when `stop_decoders` stopped it
+    for an empty, broken or soundless file; `NotAudio` (415) for what is not audio; `ShuttingDown` (503) when `stop_decoders` stopped it
     (`stop_decoders(owner)` stops this call only)."""
     _OWNER.value = owner
     try: return _decode_any(data, max_seconds)
@@ -417,8 +417,8 @@ def _in_process():
         with _RUNNING_LOCK: _RUNNING.discard(me)
 
 def _after_block(me: _InProcess, cap: _Cap, samples: int):
-    "`NotReady` once `stop_decoders` stopped this decode, `TooLarge` once its `samples` (16 kHz) pass `cap`."
-    if me.stopped: raise NotReady(_STOPPED)
+    "`ShuttingDown` once `stop_decoders` stopped this decode, `TooLarge` once its `samples` (16 kHz) pass `cap`."
+    if me.stopped: raise ShuttingDown(_STOPPED)
     if cap.passed(samples): raise TooLarge(cap.message)
 
 def _read_direct(f: sf.SoundFile, cap: _Cap) -> np.ndarray:

@@ -14,7 +14,7 @@ import torch
 import torch.nn.functional as F
 from torch import Tensor
 from .audio import SAMPLE_RATE, shorten_gil_switch
-from .errors import NotReady
+from .errors import ShuttingDown
 from .features import clip_features, batch_clip_features, pad_features, HOP_LENGTH, FRAME_STACK, SAMPLES_PER_TOKEN, FEATURE_DIM
 from .model import ASRModel, _until_stop, torch_code
 from .pipeline import split_chunks, join_texts
@@ -718,9 +718,9 @@ def budget_for(self, frames: int) -> int:
 DecodeEngine.budget_for = budget_for
 
 def _queue(self, jobs: list[_Job]) -> list[Future]:
-    "Queue the jobs of one request; one `Future[str]` per job. Raises `NotReady` (503) once closed."
+    "Queue the jobs of one request; one `Future[str]` per job. Raises `ShuttingDown` (503) once closed."
     with self._cv:
-        if self._closed: raise NotReady('the server is shutting down; send the request again')
+        if self._closed: raise ShuttingDown('the server is shutting down; send the request again')
         if self._thread is None: raise RuntimeError('the engine has not started: call setup() first (nothing would answer)')
         now = self.clock()
         for j in jobs: j.queued_step, j.queued_at, j.request = self.stats.decode_steps, now, self._next_request
@@ -926,7 +926,7 @@ def _run(self) -> None:
             if pairs: self._admit(pairs)
             if self.running: self._decode_once()
         except Exception as e: self._fail_running(e)
-    gone = NotReady('the server is shutting down; send the request again')
+    gone = ShuttingDown('the server is shutting down; send the request again')
     self._fail_running(gone)
     with self._cv:
         for q in self._queues.values():

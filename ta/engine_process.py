@@ -13,7 +13,7 @@ import numpy as np
 from tqdm import tqdm
 # torch and ta.engine are imported where used: `ta serve`'s supervisor starts the engine process through this module
 # before it imports them itself (nbs/08f_http_workers), and torch with transformers take seconds to import
-from .errors import NotReady, TaError, WorkerStopped
+from .errors import ShuttingDown, TaError, WorkerStopped
 from typing import TYPE_CHECKING
 if TYPE_CHECKING: from ta.engine import EngineStats   # annotations only
 
@@ -270,7 +270,7 @@ def _read(self):
             with self._counters: self._seen = seen; self._counters.notify_all()
     except (EOFError, OSError): pass
     self._ended_now()
-    gone = NotReady('the server is shutting down; send the request again') if self._closing else self._stopped()
+    gone = ShuttingDown('the server is shutting down; send the request again') if self._closing else self._stopped()
     for futures in list(self._pending.values()):
         for f in futures:
             if f.set_running_or_notify_cancel(): f.set_exception(gone)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 # %% auto #0
 __all__ = ['TaError', 'BadRequest', 'Unauthorized', 'NotFound', 'BodyTimeout', 'TooLarge', 'NotAudio', 'ClientGone', 'NotReady',
-           'DeadlineExceeded', 'ModelLoadError', 'InvalidParam', 'Overloaded', 'WorkerStopped']
+           'DeadlineExceeded', 'ModelLoadError', 'InvalidParam', 'Overloaded', 'WorkerStopped', 'ShuttingDown']
 
 # %% ../nbs/00_errors.ipynb #c005
 class TaError(Exception):
@@ -37,3 +37,7 @@ class Overloaded(NotReady):
 class WorkerStopped(NotReady):
     "503 because the transcription worker (or the engine process) has stopped: no `Retry-After`, since only a restart helps."
     retry_after = None
+
+class ShuttingDown(NotReady):
+    "503 because the server is shutting down: it takes no new request, or its drain time ran out before this one was done. Send it again, to another instance or once this one is back."
+

@@ -14,7 +14,7 @@ from fastapi import APIRouter, Depends, FastAPI, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse, PlainTextResponse, Response, StreamingResponse
 from .audio import chunk_bounds, audio_seconds, SAMPLE_RATE
-from .errors import TaError, BadRequest, ClientGone, InvalidParam, NotAudio, NotReady, NotFound, Overloaded, TooLarge, WorkerStopped
+from .errors import TaError, BadRequest, ClientGone, InvalidParam, NotAudio, NotReady, NotFound, Overloaded, ShuttingDown, TooLarge, WorkerStopped
 from .pipeline import join_texts
 from .request import (_CUT_SHORT, _WORKER_STOPPED, _shown, _some, Engine, Options, get_engine, check_api_key, read_body, parse_form,
                         parse_options, require_ready, _as_bool, admitted, Claim, Deadline, decode_upload, record, MAX_SPEAKERS,
@@ -24,8 +24,8 @@ from .request import (_CUT_SHORT, _WORKER_STOPPED, _shown, _some, Engine, Option
 __all__ = ['RESPONSE_FORMATS', 'GRANULARITIES', 'MAX_PROMPT_CHARS', 'openai_router', 'cpu_pool', 'Chunk', 'chunk_texts',
            'Transcript', 'align_chunk', 'diarize_audio', 'transcribe_audio', 'transcript_json', 'TranscriptionForm',
            'refuse_query', 'parse_transcription_form', 'transcript_segments', 'verbose_json', 'cue_text', 'srt', 'vtt',
-           'format_response', 'HeldStream', 'sse', 'stream_events', 'openai_error', 'add_openai_errors', 'model_name',
-           'get_models', 'get_model', 'post_transcription']
+           'format_response', 'HeldStream', 'sse', 'stream_events', 'error_code', 'openai_error', 'add_openai_errors',
+           'model_name', 'get_models', 'get_model', 'post_transcription']
 
 # %% ../nbs/08c_openai_api.ipynb #a005
 _pool: ThreadPoolExecutor | None = None
@@ -60,7 +60,7 @@ async def _chunk_text(request: Request | None, engine: Engine, future: Future, f
         while True:
             if engine.cut:   # the drain time is up (checked first: chunks that each finish within the poll would hide it)
                 waiting.add_done_callback(_retrieved)
-                raise NotReady(_CUT_SHORT)
+                raise ShuttingDown(_CUT_SHORT)
             done, _ = await asyncio.wait({waiting}, timeout=0.5 if deadline is None else min(0.5, max(0.0, deadline.left())))
             gone = request is not None and await request.is_disconnected()   # asked after every chunk too: chunks that each
             if done and not gone: return waiting.result()                    # finish within the poll would hide a departure
@@ -69,13 +69,13 @@ async def _chunk_text(request: Request | None, engine: Engine, future: Future, f
                 waiting.add_done_callback(_retrieved)
                 raise why
     except (asyncio.CancelledError, RuntimeError):
-        if engine.draining: raise NotReady(_CUT_SHORT) from None  # the engine closed, or uvicorn gave up waiting
+        if engine.draining: raise ShuttingDown(_CUT_SHORT) from None  # the engine closed, or uvicorn gave up waiting
         raise
 
 async def chunk_texts(request: Request | None, engine: Engine, audio: np.ndarray, deadline: Deadline | None = None) -> AsyncIterator[Chunk]:
     "Each chunk of `audio` [T] (16 kHz float32) with its text, in audio order, as soon as it and those before it are done (until `deadline`)."
     spans = await run_in_threadpool(chunk_bounds, audio)
-    if engine.cut: raise NotReady(_CUT_SHORT)
+    if engine.cut: raise ShuttingDown(_CUT_SHORT)
     futures = await run_in_threadpool(engine.scheduler.submit, [audio[s:e] for s, e in spans])
     try:
         for (s, e), f in zip(spans, futures): yield Chunk(s / SAMPLE_RATE, e / SAMPLE_RATE, await _chunk_text(request, engine, f, futures, deadline))
@@ -117,7 +117,7 @@ async def _cpu_result(engine: Engine, job: asyncio.Future):
     except asyncio.CancelledError:
         if not engine.draining: raise
     job.add_done_callback(_retrieved)
-    raise NotReady(_CUT_SHORT)
+    raise ShuttingDown(_CUT_SHORT)
 
 async def _gather_words(engine: Engine, chunks: list[Chunk], jobs: list[asyncio.Future]) -> tuple[list[dict] | None, str | None]:
     "All words in order, or `None` and the first failure (naming its chunk's place in the audio). Raises `NotReady` when the drain time is up."
@@ -293,13 +293,17 @@ async def stream_events(engine: Engine, audio: np.ndarray, times: tuple[float, f
             if c.text: texts.append(c.text); yield sse({'type': 'transcript.text.delta', 'delta': c.text if len(texts) == 1 else ' ' + c.text})
         yield sse({'type': 'transcript.text.done', 'text': join_texts(texts)}); ok = True
     except Exception as e:
-        err = e; yield sse({'type': 'error', **openai_error(getattr(e, 'status', 500), _why(e))})
+        err = e; yield sse({'type': 'error', **openai_error(getattr(e, 'status', 500), _why(e), code=error_code(e))})
     finally:
         if ok: record(engine, (*times, time.perf_counter()), audio_seconds(audio))
         else: engine.count_failure(err or ClientGone('the client closed the stream before it ended'))
 
 # %% ../nbs/08c_openai_api.ipynb #a024
 _CODES = {401: 'invalid_api_key', 404: 'not_found', 408: 'request_timeout', 413: 'file_too_large', 415: 'unsupported_file', 499: 'client_closed_request', 503: 'model_not_ready', 504: 'timeout'}
+
+def error_code(e: BaseException) -> str | None:
+    "OpenAI's `code` for the 503s that are not about the model: `server_busy` (full: send it again shortly) and `server_shutting_down`; None: the status's code (`_CODES`)."
+    return 'server_busy' if isinstance(e, Overloaded) else 'server_shutting_down' if isinstance(e, ShuttingDown) else None
 
 def openai_error(status: int, message: str, param: str | None = None, code: str | None = None) -> dict:
     "`{'error': {message, type, param, code}}`: `invalid_request_error` for 4xx, `server_error` for 5xx; `code` from the status unless given."
@@ -314,8 +318,7 @@ def _openai_shaped(handler):
         if not request.url.path.startswith('/v1/') or not isinstance(resp, JSONResponse): return resp
         message = json.loads(resp.body).get('error', '')
         headers = {k: v for k, v in resp.headers.items() if k.lower() in ('retry-after', 'www-authenticate')}
-        code = 'server_busy' if isinstance(exc, Overloaded) else None   # a 503 that says "send it again shortly", not "not loaded"
-        return JSONResponse(openai_error(resp.status_code, str(message), getattr(exc, 'param', None), code), resp.status_code, headers)
+        return JSONResponse(openai_error(resp.status_code, str(message), getattr(exc, 'param', None), error_code(exc)), resp.status_code, headers)
     return handle
 
 def add_openai_errors(app: FastAPI):

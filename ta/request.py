@@ -14,7 +14,7 @@ import numpy as np
 from fastapi import Depends, Request
 from starlette.requests import ClientDisconnect
 from .audio import decode_audio, audio_seconds, stop_decoders, shorten_gil_switch
-from .errors import TaError, BadRequest, InvalidParam, Unauthorized, TooLarge, NotAudio, ClientGone, NotReady, Overloaded, DeadlineExceeded, BodyTimeout, WorkerStopped
+from .errors import TaError, BadRequest, InvalidParam, Unauthorized, TooLarge, NotAudio, ClientGone, NotReady, Overloaded, ShuttingDown, DeadlineExceeded, BodyTimeout, WorkerStopped
 from .engine import DecodeEngine
 from .engine_process import EngineProcess
 from .checks import gpu_devices, pick_device   # torch alone: nbs/03b_checks
@@ -87,7 +87,7 @@ def require_ready(engine: 'Engine'):
     "`NotReady` (503) while the model loads, when its worker has stopped, or while the server drains to shut down."
     if not engine.ready: raise NotReady('the model is still loading; try again in a few seconds (GET /health says when it is ready)')
     if not engine.scheduler.alive: raise WorkerStopped(_WORKER_STOPPED)
-    if engine.draining: raise NotReady(_SHUTTING_DOWN)
+    if engine.draining: raise ShuttingDown(_SHUTTING_DOWN)
 
 # %% ../nbs/08_request.ipynb #c011b
 log = logging.getLogger('ta.request')
@@ -109,20 +109,24 @@ class Episode:
         log.info('%s: %d times in %.0f s; it has stopped', self.what, self.count, self.last - self.first); self.count = 0
 
 STALL_EVICT_S = 2.0          # a body that has not grown for this long gives its place to a new request when the in-flight bound is reached...
-MIN_BODY_RATE = 4096         # ...and so does one that arrives slower than this (bytes/s over its read so far, once it is STALL_EVICT_S old)
+MIN_BODY_RATE = 4096         # ...and so does one that arrives slower than this (bytes/s over its last 2-4 STALL_EVICT_S, once it is STALL_EVICT_S old)
 
 class BodyRead:
     "A `Claim`'s request body while it is read (`read_body`): when it last grew, and how to end the read early, with `end`."
     def __init__(self, timeout: asyncio.Timeout):
         self.timeout, self.loop, self.ended_by = timeout, asyncio.get_running_loop(), None
         self.started = self.grew_at = time.monotonic(); self.received = 0
-    def grew(self, n: int): self.received += n; self.grew_at = time.monotonic()
+        self.before = self.mark = (self.started, 0)   # (time, bytes received then): marks at least STALL_EVICT_S apart
+    def grew(self, n: int):
+        self.received += n; self.grew_at = now = time.monotonic()
+        if now - self.mark[0] >= STALL_EVICT_S: self.before, self.mark = self.mark, (now, self.received)
     def evictable(self, now: float) -> str | None:
-        "Why this read may give its place away at `now` (quiet for `STALL_EVICT_S`, or slower than `MIN_BODY_RATE`), else None."
+        "Why this read may give its place away at `now` (quiet for `STALL_EVICT_S`, or slower than `MIN_BODY_RATE` since the older of its two marks: over its last `STALL_EVICT_S` to twice that, so a fast start does not cover a trickle after it), else None."
         if self.ended_by is not None: return None
         if (quiet := now - self.grew_at) >= STALL_EVICT_S: return f'the body stopped arriving for {quiet:.1f} s'
-        if (age := now - self.started) >= STALL_EVICT_S and self.received / age < MIN_BODY_RATE:
-            return f'the body arrived at {self.received / age:.0f} bytes/s (under {MIN_BODY_RATE} bytes/s)'
+        (t0, got0) = self.before
+        if now - self.started >= STALL_EVICT_S and (rate := (self.received - got0) / (now - t0)) < MIN_BODY_RATE:
+            return f'the body arrived at {rate:.0f} bytes/s (under {MIN_BODY_RATE} bytes/s)'
         return None
     def end(self, why: TaError):
         "End the read now (on the event loop's thread): `read_body` raises `why`."
@@ -642,7 +646,7 @@ class Engine:
     def count_failure(self, e: BaseException):
         "Count a request that ended in `e`: a client error (4xx), unavailable (a 503 that asks to send it again: the server was full or shutting down) or a server error (any other 5xx: a stopped worker, a deadline, anything unexpected)."
         if isinstance(e, TaError) and e.status < 500: self.client_errors += 1
-        elif isinstance(e, NotReady) and not isinstance(e, WorkerStopped): self.unavailable += 1
+        elif isinstance(e, (Overloaded, ShuttingDown)): self.unavailable += 1
         else: self.server_errors += 1
         self.publish()
 
@@ -678,7 +682,7 @@ class Engine:
         "End the work still in flight: running decoders are killed, and requests waiting for chunks answer 503 (the queue closes at shutdown)."
         if self.cut: return
         self.cut = True
-        self.inflight.end_reads(NotReady(_CUT_SHORT))   # bodies still arriving: 503 now, not uvicorn's 500 when it cancels them
+        self.inflight.end_reads(ShuttingDown(_CUT_SHORT))   # bodies still arriving: 503 now, not uvicorn's 500 when it cancels them
         log.warning('drain time is up: %d decoder(s) stopped, requests still waiting answered 503', stop_decoders())
 
     def failing_chunks(self) -> int:

@@ -4,7 +4,7 @@
 
 # %% ../nbs/08d_server.ipynb #c002
 from __future__ import annotations
-import asyncio, contextlib, faulthandler, json, logging, resource, signal, socket, sys, threading, time
+import asyncio, contextlib, faulthandler, json, logging, re, resource, signal, socket, sys, threading, time
 from dataclasses import fields
 from pathlib import Path
 from fastapi import APIRouter, Depends, FastAPI, Request
@@ -31,9 +31,9 @@ log = logging.getLogger('ta.server')
 # %% auto #0
 __all__ = ['log', 'transcribe_router', 'health_router', 'stats_router', 'PIPELINE_BYTES', 'HEAD_KEPT_BYTES', 'MAX_HEAD_BYTES',
            'docs_router', 'Word', 'SpeakerTurn', 'Transcription', 'ErrorBody', 'post_transcribe', 'get_health',
-           'get_stats', 'add_error_handlers', 'error_shape', 'HeadersAtAnswer', 'GuardedH11', 'AmbiguousFraming',
-           'AllowedHosts', 'quiet_floods', 'raise_open_file_limit', 'trim_memory', 'get_docs', 'get_redoc', 'build_app',
-           'server_config', 'serve']
+           'get_stats', 'add_error_handlers', 'error_shape', 'HeadersAtAnswer', 'GuardedH11', 'head_size',
+           'AmbiguousFraming', 'AllowedHosts', 'quiet_floods', 'raise_open_file_limit', 'trim_memory', 'get_docs',
+           'get_redoc', 'build_app', 'server_config', 'serve']
 
 # %% ../nbs/08d_server.ipynb #c020
 class Word(BaseModel):
@@ -220,7 +220,9 @@ class GuardedH11(H11Protocol):
         if self._timer is not None: self._timer.cancel(); self._timer = None
     def data_received(self, data: bytes):
         if self._timer is None and self in self.guard.waiting: self._arm()   # a kept-alive connection's next request begins
-        if self.conn.their_state is h11.IDLE and len(self._head) < HEAD_KEPT_BYTES: self._head += data[:HEAD_KEPT_BYTES]
+        if self.conn.their_state is h11.IDLE:   # a request's line and headers are arriving
+            if len(self._head) < HEAD_KEPT_BYTES: self._head += data[:HEAD_KEPT_BYTES]
+            if head_size(self.conn.trailing_data[0] + data) > MAX_HEAD_BYTES: return self._refuse(431, _HEAD_TOO_LARGE)
         super().data_received(data)
         if self.conn.their_state is not h11.IDLE: self._got_request()
         elif self._open and self not in self.guard.waiting: self.guard.waiting[self] = None; self._arm()  # an unread body ended: a request may follow
@@ -248,14 +250,21 @@ class GuardedH11(H11Protocol):
         words = self._head.lstrip(b'\r\n').split(b'\r\n', 1)[0].split(b' ')
         return words[1].decode('latin-1') if len(words) > 1 else ''
     def send_400_response(self, msg: str):
-        "uvicorn's answer to bytes that are not an HTTP/1.1 request, in ta's JSON error shape (`error_shape`: OpenAI's on /v1/*), then the connection closes: 431 when the request line and headers ran past `MAX_HEAD_BYTES` unfinished (h11 then refuses them, hinting 431), else 400."
-        big = len(self.conn.trailing_data[0]) > MAX_HEAD_BYTES
-        status, reason, message = (431, b'Request Header Fields Too Large', _HEAD_TOO_LARGE) if big else (400, b'Bad Request', _MALFORMED)
+        "uvicorn's answer to bytes that are not an HTTP/1.1 request: 400 in ta's JSON error shape."
+        self._refuse(400, _MALFORMED)
+    def _refuse(self, status: int, message: str):
+        "Answer `status` (400 or 431) with `message` in ta's JSON error shape (`error_shape`: OpenAI's on /v1/*), then close the connection: it was not read as a request."
         body = json.dumps(error_shape(self._path(), status, message)).encode()
-        head = [(b'content-type', b'application/json'), (b'content-length', b'%d' % len(body)), (b'connection', b'close')]
-        for event in (h11.Response(status_code=status, headers=head, reason=reason), h11.Data(data=body), h11.EndOfMessage()):
-            self.transport.write(self.conn.send(event))
+        self.transport.write(b'HTTP/1.1 %d %s\r\ncontent-type: application/json\r\ncontent-length: %d\r\nconnection: close\r\n\r\n%s'
+                             % (status, _REASONS[status], len(body), body))
         self.transport.close()
+
+_REASONS = {400: b'Bad Request', 431: b'Request Header Fields Too Large'}
+_HEAD_END = re.compile(rb'\n\r?\n')   # the blank line that ends a request's headers (h11 takes a bare LF too)
+
+def head_size(buffered: bytes) -> int:
+    "Bytes of the request line and headers at the start of `buffered` (all of it while their blank line has not arrived)."
+    return m.start() if (m := _HEAD_END.search(buffered)) else len(buffered)
 
 _HEAD_TOO_LARGE = (f'the request line and headers are larger than {MAX_HEAD_BYTES // 1024} KiB, the most this server reads; '
                    'send fewer or shorter headers (the audio belongs in the body)')
