@@ -4,7 +4,7 @@
 
 # %% ../nbs/08d_server.ipynb #c002
 from __future__ import annotations
-import asyncio, contextlib, faulthandler, json, logging, re, resource, signal, socket, sys, threading, time
+import asyncio, contextlib, faulthandler, json, logging, re, resource, signal, socket, sys, threading, time, urllib.parse
 from dataclasses import fields
 from pathlib import Path
 from fastapi import APIRouter, Depends, FastAPI, Request
@@ -32,8 +32,8 @@ log = logging.getLogger('ta.server')
 __all__ = ['log', 'transcribe_router', 'health_router', 'stats_router', 'PIPELINE_BYTES', 'HEAD_KEPT_BYTES', 'MAX_HEAD_BYTES',
            'docs_router', 'Word', 'SpeakerTurn', 'Transcription', 'ErrorBody', 'post_transcribe', 'get_health',
            'get_stats', 'add_error_handlers', 'error_shape', 'HeadersAtAnswer', 'GuardedH11', 'head_size',
-           'AmbiguousFraming', 'AllowedHosts', 'quiet_floods', 'raise_open_file_limit', 'trim_memory', 'get_docs',
-           'get_redoc', 'build_app', 'server_config', 'serve']
+           'AmbiguousFraming', 'AbsoluteForm', 'AllowedHosts', 'quiet_floods', 'raise_open_file_limit', 'trim_memory',
+           'get_docs', 'get_redoc', 'build_app', 'server_config', 'serve']
 
 # %% ../nbs/08d_server.ipynb #c020
 class Word(BaseModel):
@@ -282,6 +282,17 @@ class AmbiguousFraming:
                     'headers': [(b'content-type', b'application/json'), (b'content-length', b'%d' % len(body)), (b'connection', b'close')]})
         await send({'type': 'http.response.body', 'body': body})
 
+class AbsoluteForm:
+    "ASGI middleware: a request whose target is an absolute URI (`POST http://host/transcribe HTTP/1.1`, what clients send to a proxy, which RFC 9112 section 3.2.2 has every server accept) is served as its path, with the URI's host as its `Host` (the RFC's rule: `--allowed-hosts` then judges that one). uvicorn routed it as a path 'http://...': 404."
+    def __init__(self, app): self.app = app
+    async def __call__(self, scope, receive, send):
+        if scope['type'] == 'http' and scope.get('raw_path', b'')[:8].lower().startswith((b'http://', b'https://')):
+            url = urllib.parse.urlsplit(scope['raw_path'].decode('latin-1'))
+            host = url.netloc.rpartition('@')[2].encode('latin-1')   # no user information
+            scope = dict(scope, path=urllib.parse.unquote(url.path or '/'), raw_path=(url.path or '/').encode('latin-1'),
+                         headers=[(k, v) for k, v in scope['headers'] if k != b'host'] + [(b'host', host)])
+        await self.app(scope, receive, send)
+
 class AllowedHosts:
     "ASGI middleware: Starlette's `TrustedHostMiddleware` decides (`--allowed-hosts`: exact names, '*.example.com' for subdomains), and its plain-text refusal becomes ta's 400 (`error_shape`: OpenAI's error object on /v1/*) naming the hosts this server answers to."
     def __init__(self, app, hosts: list[str]):
@@ -378,6 +389,7 @@ def build_app(settings: Settings | None = None, on_failure=None, start=None, row
         app.add_middleware(CORSMiddleware, allow_origins=origins, allow_methods=['GET', 'HEAD', 'POST'], max_age=600,
                            allow_headers=['Authorization', 'Content-Type', 'Content-Encoding'], expose_headers=['Retry-After'])
     if hosts := settings.allowed_host_list: app.add_middleware(AllowedHosts, hosts=hosts)
+    app.add_middleware(AbsoluteForm)   # outside AllowedHosts: it judges the URI's host
     app.add_middleware(AmbiguousFraming)
     add_error_handlers(app); add_openai_errors(app)
     return app
