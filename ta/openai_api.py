@@ -301,9 +301,11 @@ async def stream_events(engine: Engine, audio: np.ndarray, times: tuple[float, f
 # %% ../nbs/08c_openai_api.ipynb #a024
 _CODES = {401: 'invalid_api_key', 404: 'not_found', 408: 'request_timeout', 413: 'file_too_large', 415: 'unsupported_file', 499: 'client_closed_request', 503: 'model_not_ready', 504: 'timeout'}
 
+_NOT_READY_CODES = ((Overloaded, 'server_busy'), (ShuttingDown, 'server_shutting_down'), (WorkerStopped, 'worker_stopped'))
+
 def error_code(e: BaseException) -> str | None:
-    "OpenAI's `code` for the 503s that are not about the model: `server_busy` (full: send it again shortly) and `server_shutting_down`; None: the status's code (`_CODES`)."
-    return 'server_busy' if isinstance(e, Overloaded) else 'server_shutting_down' if isinstance(e, ShuttingDown) else None
+    "OpenAI's `code` for the 503s that are not a model still loading: `server_busy` (full: send it again shortly), `server_shutting_down` (send it again, elsewhere or later), `worker_stopped` (only a restart helps); None: the status's code (`_CODES`)."
+    return next((code for kind, code in _NOT_READY_CODES if isinstance(e, kind)), None)
 
 def openai_error(status: int, message: str, param: str | None = None, code: str | None = None) -> dict:
     "`{'error': {message, type, param, code}}`: `invalid_request_error` for 4xx, `server_error` for 5xx; `code` from the status unless given."
