@@ -118,6 +118,11 @@
 #                                                            # (warm) DEADLINE=580 OUT=/tmp/out bash bench/engine_h200.sh build_once v21_ab
 #                                                            # with ./ab_overlay: mkdir -p ab_overlay/ta; git show 8e5aa22:ta/engine.py
 #                                                            # > ab_overlay/ta/engine.py (the quiet wait in steps against milliseconds)
+#   Stop 44 (the v21 plan, one call, .gpu carried without ffbin.tar.xz: the tree with bench/train_state left no room for it; the
+#                                                            # FLAC uploads decode in process): DEADLINE=545 OUT=/tmp/out bash
+#                                                            # bench/engine_h200.sh build v21_cold v21_ab; ./ab_overlay is this tree's
+#                                                            # engine with only the quiet test in steps, since 8e5aa22's has no drain:
+#                                                            # sed 's/self.clock() - max(j.queued_at for j in firsts) >= ADMIT_QUIET_SECONDS/self.stats.decode_steps - max(j.queued_step for j in firsts) >= 8/' ta/engine.py > ab_overlay/ta/engine.py
 # All systems: the synthetic full-size checkpoint (random weights, ta.synthetic), fixtures/speech_17s.flac, 3.3 new tokens
 # per second of audio. Each step stops at the shared deadline (DEADLINE seconds after start).
 set -uo pipefail
