@@ -14,7 +14,8 @@ Not a measurement: a discrete-event simulation of one engine with the costs meas
 Usage: python bench/admission_sim.py bench/admission_sim.json (the rules), --levers bench/served_levers_sim.json (the served
 targets against the costs of v14, and what each lever would give), --quiet bench/admission_quiet_sim.json (stop 36: the
 count rule with a burst's last wave admitted once arrivals stop, against the count rule alone, with v14's costs), or
---quiet-time bench/admission_quiet_time_sim.json (stop 42: that quiet wait counted in steps or in milliseconds, v20's costs)."""
+--quiet-time bench/admission_quiet_time_sim.json (stop 42: that quiet wait counted in steps or in milliseconds, v20's costs),
+or --straggler bench/admission_straggler_sim.json (stop 44: a burst's small last wave, the wait and the share)."""
 import json, sys
 import numpy as np
 
@@ -133,6 +134,7 @@ def rule_table(rules: dict, costs: dict, seed: int, rounds: int) -> list[dict]:
                 walls = [run(np.r_[0.0, rng.uniform(0, 2 * spread, n - 1)], rule, fix, step_ms=costs['step_ms'], chunk_ms=costs['chunk_ms'])[0]
                          for _ in range(rounds)]
                 row[f'burst_{n}_rtfx'] = round(AUDIO_S * n / float(np.median(walls)))
+                row[f'burst_{n}_rtfx_pooled'] = round(AUDIO_S * n * rounds / float(np.sum(walls)))   # all rounds' audio over their wall time
             for rate in (60, 120, 180):
                 _, lat = run(np.cumsum(rng.exponential(1 / rate, 5 * rate)), rule, fix, step_ms=costs['step_ms'], chunk_ms=costs['chunk_ms'])
                 row[f'steady_{rate}_per_s_p50_s'] = round(float(np.median(lat)), 3)
@@ -160,5 +162,19 @@ def quiet_time(seed: int = 0, rounds: int = 100) -> dict:
     "Stop 42: the quiet rule counted in steps against counted in time, with v20's costs (`rule_table`)."
     return dict(assumptions=__doc__, costs=V20, served=V20_SERVED, runs=rule_table(QUIET_TIME, V20, seed, rounds))
 
+V21_SERVED = {32: 2054, 64: 2691, 128: 3272}   # served RTFx of the 5 ms rule, median rounds: bench/serve_http_v21_after1_w4.json
+def waited_rule(k: float):
+    "The 5 ms rule (ta's), or the steps the waiting chunks have waited add up to `k` per running row (v9's balance: what the wait has cost them against what an admission's stall costs the running rows)."
+    quiet5 = quiet_time_rule(32, 32, 0.005, 0.5)
+    return lambda w, running, free, steps, t: quiet5(w, running, free, steps, t) or sum(steps - s for _, s in w) >= k * running
+
+STRAGGLER = {f"quiet 5 ms, share {share}, wait {wait} steps{' (ta)' if (share, wait) == (0.5, 32) else ''}": quiet_time_rule(32, wait, 0.005, share)
+             for share in (0.5, 0.25) for wait in (32, 16, 8)}
+STRAGGLER |= {f'quiet 5 ms (ta), or waited {k} steps a running row': waited_rule(k) for k in (2, 4, 8)}
+
+def straggler(seed: int = 0, rounds: int = 100) -> dict:
+    "Stop 44: a burst's small last wave (fewer than `ADMIT_QUIET_SHARE` of the running rows) waits `ADMIT_MAX_WAIT` steps; the 5 ms rule with a shorter wait or a smaller share, v20's costs (`rule_table`)."
+    return dict(assumptions=__doc__, costs=V20, served=V21_SERVED, runs=rule_table(STRAGGLER, V20, seed, rounds))
+
 if __name__ == '__main__':   # python bench/admission_sim.py bench/admission_sim.json; --levers ...; --quiet bench/admission_quiet_sim.json; --quiet-time bench/admission_quiet_time_sim.json
-    json.dump({'--levers': levers, '--quiet': quiet, '--quiet-time': quiet_time}.get(sys.argv[1], simulate)(), open(sys.argv[-1], 'w'), indent=1)
+    json.dump({'--levers': levers, '--quiet': quiet, '--quiet-time': quiet_time, '--straggler': straggler}.get(sys.argv[1], simulate)(), open(sys.argv[-1], 'w'), indent=1)
