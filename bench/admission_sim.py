@@ -15,7 +15,7 @@ Usage: python bench/admission_sim.py bench/admission_sim.json (the rules), --lev
 targets against the costs of v14, and what each lever would give), --quiet bench/admission_quiet_sim.json (stop 36: the
 count rule with a burst's last wave admitted once arrivals stop, against the count rule alone, with v14's costs), or
 --quiet-time bench/admission_quiet_time_sim.json (stop 42: that quiet wait counted in steps or in milliseconds, v20's costs),
-or --straggler bench/admission_straggler_sim.json (stop 44: a burst's small last wave, the wait and the share)."""
+or --straggler bench/admission_straggler_sim.json (stop 44: a burst's small last wave: the wait, the share, the rows' age)."""
 import json, sys
 import numpy as np
 
@@ -36,7 +36,8 @@ def run(arrivals, rule, fix_ms: float, announced=None, idle_hold_s: float = 0.0,
         free = [k for k, r in enumerate(rows) if r is None][:MAX_ADMIT]
         if waiting and not running and t < waiting[0][0] + idle_hold_s and (announced[i:] <= t).any():
             t = min(arrivals[i], waiting[0][0] + idle_hold_s); continue   # hold the idle pool for an announced request
-        if waiting and free and (not running or rule(waiting, running, len(free), steps, t)):
+        oldest = max((r[1] for r in rows if r is not None), default=0)   # steps taken by the oldest running row
+        if waiting and free and (not running or rule(waiting, running, len(free), steps, t, oldest)):
             take, waiting = waiting[:len(free)], waiting[len(free):]
             t += (2 * fix_ms + chunk_ms * len(take)) / 1e3
             for k, (arrived, _) in zip(free, take): rows[k] = [arrived, 0]
@@ -149,7 +150,7 @@ def quiet(seed: int = 0, rounds: int = 60) -> dict:
 def quiet_time_rule(min_chunks: int, max_wait: int, quiet_s: float, share: float):
     "The count rule, or (nbs/07_engine `ADMIT_QUIET_SECONDS`) no chunk has arrived for `quiet_s` seconds and the waiting chunks are at least `share` of the running rows."
     count = count_rule(min_chunks, max_wait)
-    return lambda w, running, free, steps, t: count(w, running, free, steps) or (t - w[-1][0] >= quiet_s and len(w) >= share * running)
+    return lambda w, running, free, steps, t, *_: count(w, running, free, steps) or (t - w[-1][0] >= quiet_s and len(w) >= share * running)
 
 V20 = dict(step_ms=([1, 32, 128], [1.74, 2.3, 3.6]),   # the served step (the decode-floor issue's table, stop 38)
            chunk_ms=2.45,                               # encode + prefill seconds per chunk at 128 clients: bench/serve_http_v20_after_w4.json
@@ -166,14 +167,20 @@ V21_SERVED = {32: 2054, 64: 2691, 128: 3272}   # served RTFx of the 5 ms rule, m
 def waited_rule(k: float):
     "The 5 ms rule (ta's), or the steps the waiting chunks have waited add up to `k` per running row (v9's balance: what the wait has cost them against what an admission's stall costs the running rows)."
     quiet5 = quiet_time_rule(32, 32, 0.005, 0.5)
-    return lambda w, running, free, steps, t: quiet5(w, running, free, steps, t) or sum(steps - s for _, s in w) >= k * running
+    return lambda w, running, free, steps, t, *_: quiet5(w, running, free, steps, t) or sum(steps - s for _, s in w) >= k * running
+
+def young_rule(young: int):
+    "The 5 ms rule (ta's), or every running row has taken fewer than `young` steps: a wave that came in while the rows were being admitted (a burst's tail) joins them, and they end together."
+    quiet5 = quiet_time_rule(32, 32, 0.005, 0.5)
+    return lambda w, running, free, steps, t, oldest: quiet5(w, running, free, steps, t) or (oldest < young and t - w[-1][0] >= 0.005)
 
 STRAGGLER = {f"quiet 5 ms, share {share}, wait {wait} steps{' (ta)' if (share, wait) == (0.5, 32) else ''}": quiet_time_rule(32, wait, 0.005, share)
              for share in (0.5, 0.25) for wait in (32, 16, 8)}
 STRAGGLER |= {f'quiet 5 ms (ta), or waited {k} steps a running row': waited_rule(k) for k in (2, 4, 8)}
+STRAGGLER |= {f'quiet 5 ms (ta), or quiet 5 ms with every running row under {y} steps old': young_rule(y) for y in (4, 8, 16)}
 
 def straggler(seed: int = 0, rounds: int = 100) -> dict:
-    "Stop 44: a burst's small last wave (fewer than `ADMIT_QUIET_SHARE` of the running rows) waits `ADMIT_MAX_WAIT` steps; the 5 ms rule with a shorter wait or a smaller share, v20's costs (`rule_table`)."
+    "Stop 44: a burst's small last wave (fewer than `ADMIT_QUIET_SHARE` of the running rows) waits `ADMIT_MAX_WAIT` steps; the 5 ms rule with a shorter wait, a smaller share, v9's balance, or young running rows (`ADMIT_YOUNG_STEPS`), v20's costs (`rule_table`)."
     return dict(assumptions=__doc__, costs=V20, served=V21_SERVED, runs=rule_table(STRAGGLER, V20, seed, rounds))
 
 if __name__ == '__main__':   # python bench/admission_sim.py bench/admission_sim.json; --levers ...; --quiet bench/admission_quiet_sim.json; --quiet-time bench/admission_quiet_time_sim.json

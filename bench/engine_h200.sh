@@ -123,6 +123,10 @@
 #                                                            # bench/engine_h200.sh build v21_cold v21_ab; ./ab_overlay is this tree's
 #                                                            # engine with only the quiet test in steps, since 8e5aa22's has no drain:
 #                                                            # sed 's/self.clock() - max(j.queued_at for j in firsts) >= ADMIT_QUIET_SECONDS/self.stats.decode_steps - max(j.queued_step for j in firsts) >= 8/' ta/engine.py > ab_overlay/ta/engine.py
+#   Stop 44 (planned for the next device time): DEADLINE=545 OUT=/tmp/out bash bench/engine_h200.sh build v22_cold v22_ab, carrying
+#                                                            # .gpu without ffbin.tar.xz, ./ab_overlay this tree's engine without the
+#                                                            # young-rows admission (ADMIT_YOUNG_STEPS, nbs/07_engine "A burst's tail"):
+#                                                            # mkdir -p ab_overlay/ta; sed 's/ or now - min(j.admitted_step for j in self.rows if j is not None) < ADMIT_YOUNG_STEPS$//' ta/engine.py > ab_overlay/ta/engine.py
 # All systems: the synthetic full-size checkpoint (random weights, ta.synthetic), fixtures/speech_17s.flac, 3.3 new tokens
 # per second of audio. Each step stops at the shared deadline (DEADLINE seconds after start).
 set -uo pipefail
@@ -461,6 +465,10 @@ v21_cold() {  # stop 42: ta serve (4 HTTP workers) with the quiet admission wait
   TORCHINDUCTOR_CACHE_DIR=/tmp/v21/inductor TRITON_CACHE_DIR=/tmp/v21/triton TAG=serve_http_v21_after_cold_w4 SERVE_ARGS="--http-workers 4" ROUNDS=3 serve
 }
 v21_ab() { AB_ROUNDS=8 ab_pairs v21; }   # stop 42: the before is 8e5aa22's engine (quiet for 8 steps), the after 5 ms; 8 rounds a level
+v22_cold() {  # stop 44: ta serve (4 HTTP workers) with the young-rows admission, on empty caches, 3 rounds a level
+  TORCHINDUCTOR_CACHE_DIR=/tmp/v22/inductor TRITON_CACHE_DIR=/tmp/v22/triton TAG=serve_http_v22_after_cold_w4 SERVE_ARGS="--http-workers 4" ROUNDS=3 serve
+}
+v22_ab() { AB_ROUNDS=8 ab_pairs v22; }   # stop 44: the before is this tree without the young-rows test (./ab_overlay), 8 rounds a level
 overlap() {  # stop 39, issue 9: the encoder graph on a second stream beside the decode graphs (bench/overlap_h200.py)
   timeout $(left) python bench/overlap_h200.py $CKPT "$OUT/overlap_h200.json" 2>&1 | quiet | tail -40
 }
