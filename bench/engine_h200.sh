@@ -123,7 +123,7 @@
 #                                                            # bench/engine_h200.sh build v21_cold v21_ab; ./ab_overlay is this tree's
 #                                                            # engine with only the quiet test in steps, since 8e5aa22's has no drain:
 #                                                            # sed 's/self.clock() - max(j.queued_at for j in firsts) >= ADMIT_QUIET_SECONDS/self.stats.decode_steps - max(j.queued_step for j in firsts) >= 8/' ta/engine.py > ab_overlay/ta/engine.py
-#   Stop 44 (planned for the next device time): DEADLINE=545 OUT=/tmp/out bash bench/engine_h200.sh build v22_cold v22_ab, carrying
+#   Stop 45 (run on commit 302bb1d, whose engine has the rule; it was not kept): DEADLINE=545 OUT=/tmp/out bash bench/engine_h200.sh build v22_cold v22_ab, carrying
 #                                                            # .gpu without ffbin.tar.xz, ./ab_overlay this tree's engine without the
 #                                                            # young-rows admission (ADMIT_YOUNG_STEPS, nbs/07_engine "A burst's tail"):
 #                                                            # mkdir -p ab_overlay/ta; sed 's/ or now - min(j.admitted_step for j in self.rows if j is not None) < ADMIT_YOUNG_STEPS$//' ta/engine.py > ab_overlay/ta/engine.py

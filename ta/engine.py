@@ -24,8 +24,8 @@ from .patches.gqa import decode_attention
 
 # %% auto #0
 __all__ = ['BUCKETS', 'PREFILL_BUCKETS', 'ADMIT_MIN_CHUNKS', 'ADMIT_MAX_WAIT', 'ADMIT_QUIET_SECONDS', 'ADMIT_QUIET_SHARE',
-           'ADMIT_YOUNG_STEPS', 'MAX_CHUNK_SECONDS', 'WARMUP_STEPS', 'MIN_COMPILED_ROWS', 'FAIR_RESERVE_DIVISOR',
-           'PASS_COST_ROWS', 'STATE_DTYPES', 'ARGMAX_PARTS', 'KERNEL_PACKAGES', 'MAX_FRAMES', 'TUNE_TIMEOUT_S',
+           'MAX_CHUNK_SECONDS', 'WARMUP_STEPS', 'MIN_COMPILED_ROWS', 'FAIR_RESERVE_DIVISOR', 'PASS_COST_ROWS',
+           'STATE_DTYPES', 'ARGMAX_PARTS', 'KERNEL_PACKAGES', 'MAX_FRAMES', 'TUNE_TIMEOUT_S',
            'SYNTHETIC_TOKENS_PER_SECOND', 'GraphMode', 'buckets_for', 'compiled_sizes', 'bucket_table',
            'prefill_splits', 'prefill_split', 'fair_reserve', 'fast_decode_kernel', 'ban_repeated_ngrams_', 'RowPool',
            'new_pool', 'rows_view', 'fuse_projections_', 'project', 'mlp', 'attention_step', 'linear_attention_step',
@@ -42,8 +42,7 @@ PREFILL_BUCKETS = (1, 2, 4, 8, 12, 16, 24, 32, 48, 64)  # rows of a prefill: an 
 ADMIT_MIN_CHUNKS = 32     # while rows are running, an admission waits until this many chunks wait (or as many as rows are free)...
 ADMIT_MAX_WAIT = 32       # ...or until the oldest waiting chunk has waited this many decode steps...
 ADMIT_QUIET_SECONDS = 0.005  # ...or once no chunk has arrived for this long (a burst is over; about two decode steps)...
-ADMIT_QUIET_SHARE = 0.5   # ...and the waiting chunks are at least this share of the running rows...
-ADMIT_YOUNG_STEPS = 4     # ...or every running row has taken fewer than this many decode steps (a burst's tail)
+ADMIT_QUIET_SHARE = 0.5   # ...and the waiting chunks are at least this share of the running rows
 MAX_CHUNK_SECONDS = 18.0  # longest chunk `ta.audio.chunk_bounds` cuts; sizes each row's KV cache
 WARMUP_STEPS = 3          # eager steps run before a capture (autotuning, allocator growth)
 MIN_COMPILED_ROWS = 2     # fewest rows of a compiled prefill or encoder graph: dynamo specialises a size-1 dimension, so 1 row would compile again
@@ -520,7 +519,6 @@ class _Job:
     feats: Tensor | None      # or its [frames, 320] float32 features (50 Hz), given
     budget: int               # most new tokens
     queued_step: int = 0      # the engine's decode step count when queued
-    admitted_step: int = 0    # and when it took its row (`_admit_pass`)
     request: int = -1         # the id of the request it belongs to (`submit` numbers them from 0)
     future: Future = field(default_factory=Future)
     queued_at: float = field(default_factory=time.perf_counter)
@@ -809,12 +807,11 @@ def _room(self) -> OrderedDict[int, int]:
 DecodeEngine._room = _room
 
 def _admit_now(self, free: int, room: dict[int, int]) -> bool:
-    "While rows run: admit once the chunks that may come in (`room`, per request) fill the `free` rows (or `ADMIT_MIN_CHUNKS`), or the oldest of them has waited `ADMIT_MAX_WAIT` steps, or the newest arrived `ADMIT_QUIET_SECONDS` ago and either they are at least `ADMIT_QUIET_SHARE` of the running rows (a burst's last wave) or every running row has taken fewer than `ADMIT_YOUNG_STEPS` steps (a burst's tail, which came in while its first wave was admitted); a capped request's other chunks count for none of these."
+    "While rows run: admit once the chunks that may come in (`room`, per request) fill the `free` rows (or `ADMIT_MIN_CHUNKS`), or the oldest of them has waited `ADMIT_MAX_WAIT` steps, or the newest arrived `ADMIT_QUIET_SECONDS` ago and they are at least `ADMIT_QUIET_SHARE` of the running rows (a burst's last wave); a capped request's other chunks count for none of these."
     firsts = [self._queues[rid][0] for rid in room]   # a request's chunks are queued together
-    waiting, now = sum(room.values()), self.stats.decode_steps
-    if waiting >= min(free, ADMIT_MIN_CHUNKS) or now - min(j.queued_step for j in firsts) >= ADMIT_MAX_WAIT: return True
-    if self.clock() - max(j.queued_at for j in firsts) < ADMIT_QUIET_SECONDS: return False
-    return waiting >= ADMIT_QUIET_SHARE * self.running or now - min(j.admitted_step for j in self.rows if j is not None) < ADMIT_YOUNG_STEPS
+    waiting = sum(room.values())
+    return (waiting >= min(free, ADMIT_MIN_CHUNKS) or self.stats.decode_steps - min(j.queued_step for j in firsts) >= ADMIT_MAX_WAIT
+            or (self.clock() - max(j.queued_at for j in firsts) >= ADMIT_QUIET_SECONDS and waiting >= ADMIT_QUIET_SHARE * self.running))
 DecodeEngine._admit_now = _admit_now
 
 def _sync(self) -> None:
@@ -885,7 +882,7 @@ def _admit_pass(self, pairs: list[tuple[int, _Job]]) -> None:
             for p in pairs: self._admit_pass([p])
         else: self.stats.failed_chunks += 1; jobs[0].future.set_exception(e)
         return
-    for r, j in pairs: self.rows[r], j.admitted_step = j, self.stats.decode_steps; j.audio = j.copied = None   # its audio is not read again: device memory back now
+    for r, j in pairs: self.rows[r] = j; j.audio = j.copied = None   # its audio is not read again: device memory back now
     self.stats.admissions += 1; self.stats.admitted_chunks += len(jobs); self.stats.prefill_rows += len(mask)
     self.stats.encode_seconds += t1 - t0; self.stats.prefill_seconds += time.perf_counter() - t1
 DecodeEngine._admit_pass = _admit_pass
