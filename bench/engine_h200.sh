@@ -123,6 +123,7 @@
 #                                                            # bench/engine_h200.sh build v21_cold v21_ab; ./ab_overlay is this tree's
 #                                                            # engine with only the quiet test in steps, since 8e5aa22's has no drain:
 #                                                            # sed 's/self.clock() - max(j.queued_at for j in firsts) >= ADMIT_QUIET_SECONDS/self.stats.decode_steps - max(j.queued_step for j in firsts) >= 8/' ta/engine.py > ab_overlay/ta/engine.py
+#   Stop 45: DEADLINE=150 bash bench/engine_h200.sh w8_tiny (no build: the tiny checkpoint; what was left of the device time)
 #   Stop 45 (planned, not yet run): DEADLINE=290 OUT=/tmp/out bash bench/engine_h200.sh build w8_ab (carrying .gpu without ffbin.tar.xz): 4 HTTP
 #                                                            # workers against 8 (nbs/10c_engine_bench v23)
 #   Stop 45 (run on commit 302bb1d, whose engine has the rule; it was not kept): DEADLINE=545 OUT=/tmp/out bash bench/engine_h200.sh build v22_cold v22_ab, carrying
@@ -474,6 +475,11 @@ v22_ab() { AB_ROUNDS=8 ab_pairs v22; }   # stop 44: the before is this tree with
 w8_ab() {  # stop 45: ta serve with 4 HTTP workers (from empty caches) then 8 (warm), 64 and 128 clients, 6 rounds a level
   LEVELS=64,128 ROUNDS=${ROUNDS:-6} TAG=serve_http_v23_w4 SERVE_ARGS="--http-workers 4" serve
   LEVELS=64,128 ROUNDS=${ROUNDS:-6} TAG=serve_http_v23_w8 SERVE_ARGS="--http-workers 8" serve
+}
+w8_tiny() {  # stop 45: the HTTP path nearly alone: the tiny checkpoint (its GPU stages a few ms), CUDA graphs without inductor
+             # (a short start), 4 then 8 HTTP workers, 64 and 128 clients; what the upload-decode stage does with more workers
+  CKPT=ta/checkpoints/tiny LEVELS=64,128 ROUNDS=${ROUNDS:-4} TAG=serve_http_v23_tiny_w4 SERVE_ARGS="--http-workers 4 ${TINY_ARGS:---graph-mode graph}" serve
+  CKPT=ta/checkpoints/tiny LEVELS=64,128 ROUNDS=${ROUNDS:-4} TAG=serve_http_v23_tiny_w8 SERVE_ARGS="--http-workers 8 ${TINY_ARGS:---graph-mode graph}" serve
 }
 overlap() {  # stop 39, issue 9: the encoder graph on a second stream beside the decode graphs (bench/overlap_h200.py)
   timeout $(left) python bench/overlap_h200.py $CKPT "$OUT/overlap_h200.json" 2>&1 | quiet | tail -40
