@@ -123,7 +123,7 @@
 #                                                            # bench/engine_h200.sh build v21_cold v21_ab; ./ab_overlay is this tree's
 #                                                            # engine with only the quiet test in steps, since 8e5aa22's has no drain:
 #                                                            # sed 's/self.clock() - max(j.queued_at for j in firsts) >= ADMIT_QUIET_SECONDS/self.stats.decode_steps - max(j.queued_step for j in firsts) >= 8/' ta/engine.py > ab_overlay/ta/engine.py
-#   Stop 45: DEADLINE=150 bash bench/engine_h200.sh w8_tiny (no build: the tiny checkpoint; what was left of the device time)
+#   Stop 45: DEADLINE=150 bash bench/engine_h200.sh w8_tiny ran out of deadline (serve gives up below 60 s left): use DEADLINE=240 or more
 #   Stop 45 (planned, not yet run): DEADLINE=290 OUT=/tmp/out bash bench/engine_h200.sh build w8_ab (carrying .gpu without ffbin.tar.xz): 4 HTTP
 #                                                            # workers against 8 (nbs/10c_engine_bench v23)
 #   Stop 45 (run on commit 302bb1d, whose engine has the rule; it was not kept): DEADLINE=545 OUT=/tmp/out bash bench/engine_h200.sh build v22_cold v22_ab, carrying
