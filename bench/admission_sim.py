@@ -184,4 +184,5 @@ def straggler(seed: int = 0, rounds: int = 100) -> dict:
     return dict(assumptions=__doc__, costs=V20, served=V21_SERVED, runs=rule_table(STRAGGLER, V20, seed, rounds))
 
 if __name__ == '__main__':   # python bench/admission_sim.py bench/admission_sim.json; --levers ...; --quiet bench/admission_quiet_sim.json; --quiet-time bench/admission_quiet_time_sim.json
+    if len(sys.argv) < 2 or sys.argv[-1].startswith('-'): sys.exit(__doc__)   # no output file named '--help'
     json.dump({'--levers': levers, '--quiet': quiet, '--quiet-time': quiet_time, '--straggler': straggler}.get(sys.argv[1], simulate)(), open(sys.argv[-1], 'w'), indent=1)
