@@ -123,6 +123,10 @@
 #                                                            # bench/engine_h200.sh build v21_cold v21_ab; ./ab_overlay is this tree's
 #                                                            # engine with only the quiet test in steps, since 8e5aa22's has no drain:
 #                                                            # sed 's/self.clock() - max(j.queued_at for j in firsts) >= ADMIT_QUIET_SECONDS/self.stats.decode_steps - max(j.queued_step for j in firsts) >= 8/' ta/engine.py > ab_overlay/ta/engine.py
+#   The engine notebook's gpu cells need ffmpeg (nbs/07_engine decodes fixtures/speech.mp3), and the tree (31 MB) + .gpu
+#   (33 MB) + ffbin.tar.xz (22 MB) is over the 64 MiB that travels; nbs/07_engine reads nothing under bench/, so for that
+#   call only: git ls-files -z bench | grep -zvE '^bench/(engine_h200\.sh|run_nb\.py)$' | xargs -0 rm -f   (tree ~8.5 MB)
+#   then DEADLINE=400 GPU_NBS=07_engine bash bench/engine_h200.sh gputest, carrying .gpu with ffbin; after: git checkout -- bench
 #   Stop 45: DEADLINE=150 bash bench/engine_h200.sh w8_tiny ran out of deadline (serve gives up below 60 s left): use DEADLINE=240 or more
 #   Stop 45 (planned, not yet run): DEADLINE=290 OUT=/tmp/out bash bench/engine_h200.sh build w8_ab (carrying .gpu without ffbin.tar.xz): 4 HTTP
 #                                                            # workers against 8 (nbs/10c_engine_bench v23)
