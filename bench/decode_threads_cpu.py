@@ -1,6 +1,6 @@
 """Do one HTTP worker's upload decodes use more than one core? python bench/decode_threads_cpu.py OUT.json [repeats].
 `n` decode_audio calls of fixtures/speech_17s.flac (17.5 s, 16 kHz mono FLAC, as bytes: an upload) through a thread pool
-of 1, 2, ... up to the machine's cores (each HTTP worker decodes on such a pool, `ta.request`'s `_decoders`): if
+of 1 and 2 threads, as many as the machine's cores, and twice that (each HTTP worker decodes on such a pool, `ta.request`'s `_decoders`): if
 libsndfile holds the GIL, more threads add nothing and only more worker processes would; if it releases it, one worker
 already spreads its decodes over every core. Median wall ms of `repeats` rounds after one warm-up round."""
 import json, os, statistics, sys, time

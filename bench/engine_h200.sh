@@ -132,7 +132,7 @@
 #                                                            # workers against 8 (nbs/10c_engine_bench v23)
 #   Stop 45 (run on commit 302bb1d, whose engine has the rule; it was not kept): DEADLINE=545 OUT=/tmp/out bash bench/engine_h200.sh build v22_cold v22_ab, carrying
 #                                                            # .gpu without ffbin.tar.xz, ./ab_overlay this tree's engine without the
-#                                                            # young-rows admission (ADMIT_YOUNG_STEPS, nbs/07_engine "A burst's tail"):
+#                                                            # young-rows admission (ADMIT_YOUNG_STEPS; nbs/07_engine "Tried and not kept"):
 #                                                            # mkdir -p ab_overlay/ta; sed 's/ or now - min(j.admitted_step for j in self.rows if j is not None) < ADMIT_YOUNG_STEPS$//' ta/engine.py > ab_overlay/ta/engine.py
 # All systems: the synthetic full-size checkpoint (random weights, ta.synthetic), fixtures/speech_17s.flac, 3.3 new tokens
 # per second of audio. Each step stops at the shared deadline (DEADLINE seconds after start).
@@ -477,13 +477,13 @@ v22_cold() {  # stop 44: ta serve (4 HTTP workers) with the young-rows admission
 }
 v22_ab() { AB_ROUNDS=8 ab_pairs v22; }   # stop 44: the before is this tree without the young-rows test (./ab_overlay), 8 rounds a level
 w8_ab() {  # stop 45: ta serve with 4 HTTP workers (from empty caches) then 8 (warm), 64 and 128 clients, 6 rounds a level
-  LEVELS=64,128 ROUNDS=${ROUNDS:-6} TAG=serve_http_v23_w4 SERVE_ARGS="--http-workers 4" serve
-  LEVELS=64,128 ROUNDS=${ROUNDS:-6} TAG=serve_http_v23_w8 SERVE_ARGS="--http-workers 8" serve
+  for n in 4 8; do LEVELS=64,128 ROUNDS=${ROUNDS:-6} TAG=serve_http_v23_w$n SERVE_ARGS="--http-workers $n" serve; done
 }
 w8_tiny() {  # stop 45: the HTTP path nearly alone: the tiny checkpoint (its GPU stages a few ms), CUDA graphs without inductor
              # (a short start), 4 then 8 HTTP workers, 64 and 128 clients; what the upload-decode stage does with more workers
-  CKPT=ta/checkpoints/tiny LEVELS=64,128 ROUNDS=${ROUNDS:-4} TAG=serve_http_v23_tiny_w4 SERVE_ARGS="--http-workers 4 ${TINY_ARGS:---graph-mode graph}" serve
-  CKPT=ta/checkpoints/tiny LEVELS=64,128 ROUNDS=${ROUNDS:-4} TAG=serve_http_v23_tiny_w8 SERVE_ARGS="--http-workers 8 ${TINY_ARGS:---graph-mode graph}" serve
+  for n in 4 8; do
+    CKPT=ta/checkpoints/tiny LEVELS=64,128 ROUNDS=${ROUNDS:-4} TAG=serve_http_v23_tiny_w$n SERVE_ARGS="--http-workers $n ${TINY_ARGS:---graph-mode graph}" serve
+  done
 }
 overlap() {  # stop 39, issue 9: the encoder graph on a second stream beside the decode graphs (bench/overlap_h200.py)
   timeout $(left) python bench/overlap_h200.py $CKPT "$OUT/overlap_h200.json" 2>&1 | quiet | tail -40
