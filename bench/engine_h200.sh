@@ -334,6 +334,9 @@ step_ab() {  # the served step's profile with ./ab_before's ta (before; or this 
 gemm_stream() {  # the step's weight GEMMs with weights streamed from HBM (copies cycled past the L2): cuBLAS against split-K Triton configs
   timeout $(left) python bench/gemm_stream_h200.py "$OUT/gemm_stream_h200.json" 2>&1 | quiet | tail -25
 }
+l2_prefetch() {  # stop 46, issue 11: weights prefetched into the L2 on a side stream during the GEMM before (bench/l2_prefetch_h200.py)
+  timeout $(left) python bench/l2_prefetch_h200.py "$OUT/l2_prefetch_h200.json" 2>&1 | quiet | tail -25
+}
 step_after() {  # this tree's step alone, fp32 state (as step_ab's second half)
   timeout $(left) python bench/step_profile_h200.py $CKPT "$OUT/step_final.json" --fp32-only 2>&1 | quiet | grep -v group | tail -5
 }

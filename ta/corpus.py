@@ -13,17 +13,18 @@ import soxr
 import torch
 from torch import Tensor
 from .errors import TaError
-from .features import SAMPLE_RATE
+from .features import N_FFT, SAMPLE_RATE
 
 # %% auto #0
 __all__ = ['ENGLISH', 'VARIANTS', 'HELD_OUT_ACCENT', 'HELD_OUT_VARIANTS', 'ESPEAK_RATE', 'MADE_PREFIX', 'MADE_VARIANTS',
            'MAX_MADE_VARIANTS', 'MADE_VARIANT_SHARE', 'FLITE_VOICES', 'HELD_OUT_FLITE', 'FLITE_SHARE', 'PITCH_RANGE',
            'PITCH_SPREAD', 'FESTIVAL_VOICES', 'FESTIVAL_SHARE', 'FESTIVAL_GC_EVERY', 'HELD_OUT_BOOKS', 'SPEED_SHARE',
-           'SPEED_RANGE', 'PASSAGE_SHARE', 'MAX_CRASHES_IN_A_ROW', 'PIPER_VOICE', 'voices', 'made_variants',
-           'espeak_data', 'Espeak', 'SynthesisCrashed', 'IsolatedEspeak', 'random_variant', 'made_voices',
-           'ProgramFailed', 'program_speech', 'read_speech', 'Flite', 'scheme_string', 'Festival', 'read_lines',
-           'read_kjv', 'read_words', 'word_salad', 'number_sentence', 'Texts', 'add_reverb', 'add_noise', 'telephone',
-           'augment', 'change_speed', 'speed_perturb', 'Utterance', 'passage', 'utterance', 'Piper']
+           'SPEED_RANGE', 'VTLP_SHARE', 'VTLP_RANGE', 'VTLP_EDGE_HZ', 'PASSAGE_SHARE', 'MAX_CRASHES_IN_A_ROW',
+           'PIPER_VOICE', 'voices', 'made_variants', 'espeak_data', 'Espeak', 'SynthesisCrashed', 'IsolatedEspeak',
+           'random_variant', 'made_voices', 'ProgramFailed', 'program_speech', 'read_speech', 'Flite', 'scheme_string',
+           'Festival', 'read_lines', 'read_kjv', 'read_words', 'word_salad', 'number_sentence', 'Texts', 'add_reverb',
+           'add_noise', 'telephone', 'augment', 'change_speed', 'speed_perturb', 'vtlp_source', 'vtlp', 'vtlp_factors',
+           'Utterance', 'passage', 'utterance', 'Piper']
 
 # %% ../nbs/13_corpus.ipynb #8aa230e3
 ENGLISH = ['en-us', 'en', 'en-gb-x-rp', 'en-gb-scotland', 'en-gb-x-gbclan', 'en-gb-x-gbcwmd', 'en-us-nyc', 'en-029']
@@ -403,6 +404,33 @@ def speed_perturb(x: Tensor, rng: np.random.Generator, max_s: float = 18.0) -> T
     if rng.random() >= SPEED_SHARE: return x
     lo, hi = SPEED_RANGE
     return change_speed(x, float(rng.uniform(max(lo, len(x) / (max_s * SAMPLE_RATE)), hi)))
+
+# %% ../nbs/13_corpus.ipynb #vtlp2
+VTLP_SHARE, VTLP_RANGE = 0.5, (0.9, 1.2)   # training clips whose formants are moved, and the factors drawn (`vtlp_factors`)
+VTLP_EDGE_HZ = 4800.0                     # below VTLP_EDGE_HZ min(alpha, 1) / alpha every frequency is scaled by alpha (Jaitly and Hinton, 2013)
+
+def vtlp_source(alpha: Tensor, n_freqs: int = N_FFT // 2 + 1, sr: int = SAMPLE_RATE) -> Tensor:
+    "For warp factors alpha [B] (float, > 0), the fractional STFT bin [B, n_freqs] each output bin reads: the inverse of the warp w(f) = alpha f up to f0 = `VTLP_EDGE_HZ` min(alpha, 1) / alpha, then the line from (f0, alpha f0) to (sr / 2, sr / 2). alpha above 1 moves formants up (a shorter vocal tract); 1 reads every bin from itself."
+    nyq = sr / 2
+    g = torch.linspace(0, nyq, n_freqs, device=alpha.device)[None]     # [1, F] output frequencies (Hz)
+    a = alpha.float()[:, None]                                            # [B, 1]
+    f0 = VTLP_EDGE_HZ * a.clamp(max=1.0) / a
+    src = torch.where(g <= a * f0, g / a, nyq - (nyq - g) * (nyq - f0) / (nyq - a * f0))
+    return src / nyq * (n_freqs - 1)
+
+def vtlp(power: Tensor, alpha: Tensor) -> Tensor:
+    "Power spectra power [B, F, T] (float, F = N_FFT // 2 + 1 bins up to sr / 2) with row b's frequency axis warped by alpha[b] [B] (`vtlp_source`), interpolating linearly between bins: a formant at f moves to alpha f."
+    n = power.shape[1]
+    src = vtlp_source(alpha.to(power.device), n).clamp(0, n - 1)          # [B, F]
+    lo = src.floor().long()
+    w = (src - lo)[..., None]                                            # [B, F, 1]
+    at = lambda i: power.gather(1, i[..., None].expand(-1, -1, power.shape[2]))
+    return at(lo) * (1 - w) + at((lo + 1).clamp(max=n - 1)) * w
+
+def vtlp_factors(rng: np.random.Generator, n: int, share: float = VTLP_SHARE) -> list[float]:
+    "Warp factors of n training clips: each with probability `share` drawn uniformly from `VTLP_RANGE`, else 1.0 (left as it is)."
+    lo, hi = VTLP_RANGE
+    return [float(rng.uniform(lo, hi)) if rng.random() < share else 1.0 for _ in range(n)]
 
 # %% ../nbs/13_corpus.ipynb #0cfc4a59
 @dataclass

@@ -5,6 +5,7 @@
 # %% ../nbs/02_features.ipynb #c002
 from __future__ import annotations
 import math
+from typing import Callable
 import numpy as np
 import torch
 import torch.nn.functional as F
@@ -112,12 +113,14 @@ def reflect_padded(clips: list[Tensor], samples: list[int]) -> Tensor:
     k = torch.where(k >= n, 2 * (n - 1) - k, k)                  # right edge: sample n - 1 + m reads n - 1 - m
     return flat[torch.where((k < L) & (j < n + 2 * half), start + k, len(flat) - 1)]   # [B, W]
 
-def batch_clip_features(clips: list[np.ndarray | Tensor], device: torch.device | str = 'cpu') -> tuple[Tensor, list[int]]:
-    "`clip_features` of each 16 kHz mono float32 clip [samples_i] (numpy, or a tensor, best already on `device`), in one pass on `device`: float32 [B, T, 320], zero past each clip's T_i frames, and the T_i."
+def batch_clip_features(clips: list[np.ndarray | Tensor], device: torch.device | str = 'cpu',
+                        power: Callable[[Tensor], Tensor] | None = None) -> tuple[Tensor, list[int]]:
+    "`clip_features` of each 16 kHz mono float32 clip [samples_i] (numpy, or a tensor, best already on `device`), in one pass on `device`: float32 [B, T, 320], zero past each clip's T_i frames, and the T_i. `power`, if given, maps the batch's power spectra [B, 257, frames] to new ones of that shape before the mel filters (training's vocal tract warp, `ta.corpus.vtlp`); serving passes none."
     sizes = [_framing(len(c)) for c in clips]
     x = reflect_padded([_as_tensor(c, device) for c in clips], [n for n, _ in sizes])   # what stft(center=True) does to each clip alone
     window, filters = _constants(device)
     spec = torch.stft(x, N_FFT, HOP_LENGTH, WIN_LENGTH, window, center=False, return_complex=True).abs().pow(2)  # [B, 257, frames+]
+    if power is not None: spec = power(spec)
     F_, frames = max(f for _, f in sizes), torch.tensor([f for _, f in sizes], device=device)
     logmel = (filters.T @ spec[..., :F_]).clamp_min(1e-10).log10()   # [B, 80, F]
     t = torch.arange(F_, device=device)[None]                        # [1, F]
