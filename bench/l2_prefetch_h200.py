@@ -4,8 +4,9 @@ a 2048 x 2048 projection 6.1 us where its 8.4 MB take 2.0; the MLP's down 10.8 a
 HBM idles while the small kernels between them run. Here a chain shaped like the step's (24 layers of RMSNorm, gate+up,
 SiLU x up, down, residual, RMSNorm, a 2048 x 2048 projection, residual; every layer its own weights, 2 GB in all, so
 each GEMM reads from HBM) is captured as a CUDA graph and timed alone, then with a side stream that starts to pull the
-first P MB of each GEMM's weight into the L2 (cp.async.bulk.prefetch.L2, 64 KB an instruction, no registers held) as
-the GEMM before it is launched. Also: one 2048 x 2048 GEMM cold, and right after its weight was prefetched on the same
+first P MB of each GEMM's weight into the L2 (`ta.patches.l2.prefetch_l2_`: cp.async.bulk.prefetch.L2, 64 KB an
+instruction, no registers held), either as the GEMM before it is launched (early: the two overlap) or once that GEMM
+has written its output (late: in the small kernels' window, where the engine's step puts it). Also: one 2048 x 2048 GEMM cold, and right after its weight was prefetched on the same
 stream (does the prefetch reach the L2 at all?). Median of 30 replays after 3 per row count and P.
 Predicted before the run: the prefetched 2048 x 2048 GEMM in 3-4 us against 6; the chain 8-15% faster at 32 rows
 with P = 16 (about 8 us a layer of the GEMMs' fixed cost and idle HBM turned into L2 hits), less at 128 rows; under 5%
@@ -14,49 +15,37 @@ Usage (bench/engine_h200.sh l2_prefetch): python bench/l2_prefetch_h200.py OUT.j
 import json, sys
 import torch
 import torch.nn.functional as F
-import triton
-import triton.language as tl
 from ta.patches.bench import time_steps, summarize, copy_bandwidth, environment
+from ta.patches.l2 import prefetch_l2_, join_l2_, _prefetch_kernel, CHUNK_BYTES, PROGRAM_CHUNKS
 
 D, I, LAYERS, ROWS, PREFETCH_MB = 2048, 6144, 24, (1, 32, 128), (0, 4, 8, 16, 32)
-CHUNK = 1 << 16   # bytes one bulk prefetch asks for
 
-@triton.jit
-def _prefetch_l2(base, n_chunks, CHUNK_BYTES: tl.constexpr, BLOCK: tl.constexpr):
-    # one bulk L2 prefetch of CHUNK_BYTES for each of this program's BLOCK chunks; nothing is read into registers
-    i = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
-    ptrs = base.to(tl.pointer_type(tl.int8)) + i.to(tl.int64) * CHUNK_BYTES
-    size = tl.full([BLOCK], CHUNK_BYTES, tl.int32)
-    done = tl.inline_asm_elementwise("{ .reg .pred p; setp.ne.b32 p, $3, 0; @p cp.async.bulk.prefetch.L2.global [$1], $2; mov.u32 $0, 0; }",
-                                     "=r,l,r,r", [ptrs, size, (i < n_chunks).to(tl.int32)], dtype=tl.int32, is_pure=False, pack=1)
-    tl.store(base.to(tl.pointer_type(tl.int32)) + i, done, mask=done != 0)   # never true: keeps the asm
-
-def prefetch(w: torch.Tensor, mb: float) -> None:
-    "Ask the L2 for the first `mb` MB of w (whole 64 KB chunks), on the current stream."
-    n = min(w.numel() * w.element_size(), int(mb * 1e6)) // CHUNK
-    if n: _prefetch_l2[(triton.cdiv(n, 32),)](w, n, CHUNK_BYTES=CHUNK, BLOCK=32, num_warps=1)
+def prefetch_here(w: torch.Tensor, mb: float) -> None:
+    "The first `mb` MB of w asked of the L2 on the current stream (the single-GEMM check; the chain uses `prefetch_l2_`)."
+    n = min(w.numel() * w.element_size(), int(mb * 1e6)) // CHUNK_BYTES
+    _prefetch_kernel()[(-(-n // PROGRAM_CHUNKS),)](w, n, CHUNK=CHUNK_BYTES, BLOCK=PROGRAM_CHUNKS, num_warps=1)
 
 def layers() -> list[dict]:
     return [dict(gu=torch.randn(2 * I, D, device='cuda', dtype=torch.bfloat16) * 0.02, down=torch.randn(D, I, device='cuda', dtype=torch.bfloat16) * 0.02,
                  o=torch.randn(D, D, device='cuda', dtype=torch.bfloat16) * 0.02, n1=torch.ones(D, device='cuda', dtype=torch.bfloat16),
                  n2=torch.ones(D, device='cuda', dtype=torch.bfloat16)) for _ in range(LAYERS)]
 
-def chain(x: torch.Tensor, ws: list[dict], mb: float, side: torch.cuda.Stream | None) -> torch.Tensor:
-    "The step-shaped chain on x [M, D]; with `side`, each GEMM's weight prefetched (its first `mb` MB) from the launch of the GEMM before it."
-    order = [w for l in ws for w in (l['gu'], l['down'], l['o'])]
-    main, k = torch.cuda.current_stream(), 0
-    def before(j: int) -> None:   # called just before GEMM j-1 is launched: start on GEMM j's weight
-        if side is None or j >= len(order): return
-        side.wait_stream(main)
-        with torch.cuda.stream(side): prefetch(order[j], mb)
-    before(0)
+def chain(x: torch.Tensor, ws: list[dict], mb: float, early: bool) -> torch.Tensor:
+    "The step-shaped chain on x [M, D]; with mb > 0, each GEMM's weight (its first `mb` MB) asked of the L2 by `prefetch_l2_`, `early`: as the GEMM before it is launched (anchored on that GEMM's input, so the two overlap), else once that GEMM has written its output (the window of small kernels after it, as `ta.engine.decode_step` places them)."
+    order, k = [w for l in ws for w in (l['gu'], l['down'], l['o'])], 0
+    def gemm(inp: torch.Tensor, w: torch.Tensor) -> torch.Tensor:
+        nonlocal k
+        nxt = order[k + 1] if mb and k + 1 < len(order) else None
+        if nxt is not None and early: prefetch_l2_(inp, nxt, int(mb * 1e6))
+        out = F.linear(inp, w); k += 1
+        if nxt is not None and not early: prefetch_l2_(out, nxt, int(mb * 1e6))
+        return out
+    if mb: prefetch_l2_(x, order[0], int(mb * 1e6))
     for l in ws:
-        h = F.rms_norm(x, (D,), l['n1'], 1e-6)
-        before(k + 1); g, u = F.linear(h, l['gu']).chunk(2, -1); k += 1
-        before(k + 1); x = x + F.linear(F.silu(g) * u, l['down']); k += 1
-        h = F.rms_norm(x, (D,), l['n2'], 1e-6)
-        before(k + 1); x = x + F.linear(h, l['o']); k += 1
-    if side is not None: main.wait_stream(side)
+        g, u = gemm(F.rms_norm(x, (D,), l['n1'], 1e-6), l['gu']).chunk(2, -1)
+        x = x + gemm(F.silu(g) * u, l['down'])
+        x = x + gemm(F.rms_norm(x, (D,), l['n2'], 1e-6), l['o'])
+    if mb: join_l2_(x)
     return x
 
 def graph_ms(fn) -> dict:
@@ -73,7 +62,7 @@ def single(rec: dict) -> None:
         ts = []
         for _ in range(33):
             junk.add_(1)                           # walks 400 MB: the L2 holds none of w
-            if pre: prefetch(w, 16); torch.cuda._sleep(20000)   # about 10 us for the prefetch to land
+            if pre: prefetch_here(w, 16); torch.cuda._sleep(20000)   # about 10 us for the prefetch to land
             ev[0].record(); F.linear(x, w); ev[1].record(); torch.cuda.synchronize(); ts.append(ev[0].elapsed_time(ev[1]) * 1e3)
         return round(sorted(ts[3:])[15], 2)
     rec['single_2048x2048_us'] = dict(cold=run(False), prefetched=run(True), floor=round(D * D * 2 / 1e6 / rec['copy_tb_per_s'], 2))
@@ -84,15 +73,15 @@ def main(out: str) -> None:
     rec = dict(env=environment(), copy_tb_per_s=round(copy_bandwidth(), 3), l2_mb=round(props.L2_cache_size / 1e6, 1),
                layers=LAYERS, runs=[])
     single(rec)
-    ws, side = layers(), torch.cuda.Stream()
+    ws = layers()
     weight_gb = sum(w.numel() * 2 for l in ws for w in (l['gu'], l['down'], l['o'])) / 1e9
     rec['weight_gb'], rec['floor_ms'] = round(weight_gb, 3), round(weight_gb / rec['copy_tb_per_s'], 4)
     for m in ROWS:
         x = torch.randn(m, D, device='cuda', dtype=torch.bfloat16)
-        ref = chain(x, ws, 0, None)
-        for mb in PREFETCH_MB:
-            diff = (chain(x, ws, mb, side if mb else None) - ref).abs().max().item()   # a prefetch should change no result: 0
-            r = dict(rows=m, prefetch_mb=mb, max_abs_diff=diff, **graph_ms(lambda: chain(x, ws, mb, side if mb else None)))
+        ref = chain(x, ws, 0, True)
+        for mb, early in [(0, True)] + [(mb, e) for mb in PREFETCH_MB if mb for e in (True, False)]:
+            diff = (chain(x, ws, mb, early) - ref).abs().max().item()   # a prefetch should change no result: 0
+            r = dict(rows=m, prefetch_mb=mb, early=early, max_abs_diff=diff, **graph_ms(lambda: chain(x, ws, mb, early)))
             rec['runs'].append(r); print(json.dumps(r), flush=True)
             json.dump(rec, open(out, 'w'), indent=1)
     print('wrote', out)
