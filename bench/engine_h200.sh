@@ -127,9 +127,10 @@
 #   (33 MB) + ffbin.tar.xz (22 MB) is over the 64 MiB that travels; nbs/07_engine reads nothing under bench/, so for that
 #   call only: git ls-files -z bench | grep -zvE '^bench/(engine_h200\.sh|run_nb\.py)$' | xargs -0 rm -f   (tree ~8.5 MB)
 #   then DEADLINE=400 GPU_NBS=07_engine bash bench/engine_h200.sh gputest, carrying .gpu with ffbin; after: git checkout -- bench
-#   DEADLINE=575 GPU_NBS=06g_patches_l2 bash bench/engine_h200.sh l2_prefetch gputest build step_l2  # stop 46 (planned; no device): issue 11 L2
+#   DEADLINE=575 GPU_NBS=06g_patches_l2 bash bench/engine_h200.sh l2_prefetch gputest build step_variants  # stop 46 (planned; no device): issue 11 L2
 #                                                            # prefetch, the GEMM chain (bench/l2_prefetch_h200.py), then the served step
-#                                                            # with it off and on (bench/step_l2_h200.py); nbs/06g_patches_l2 reads both
+#                                                            # with it off and on (bench/step_variants_h200.py; VARIANTS='base l2=16 cdt cublaslt'
+#                                                            # adds the other two candidates); nbs/06g_patches_l2 reads both
 #   Stop 45: DEADLINE=150 bash bench/engine_h200.sh w8_tiny ran out of deadline (serve gives up below 60 s left): use DEADLINE=240 or more
 #   Stop 45 (planned, not yet run): DEADLINE=290 OUT=/tmp/out bash bench/engine_h200.sh build w8_ab (carrying .gpu without ffbin.tar.xz): 4 HTTP
 #                                                            # workers against 8 (nbs/10c_engine_bench v23)
@@ -340,8 +341,8 @@ gemm_stream() {  # the step's weight GEMMs with weights streamed from HBM (copie
 l2_prefetch() {  # stop 46, issue 11: weights prefetched into the L2 on a side stream during the GEMM before (bench/l2_prefetch_h200.py)
   timeout $(left) python bench/l2_prefetch_h200.py "$OUT/l2_prefetch_h200.json" 2>&1 | quiet | tail -25
 }
-step_l2() {  # stop 46, issue 11: the served step with L2_PREFETCH_MB 0 and L2_MB (default 16 32), alternating, one process (bench/step_l2_h200.py)
-  timeout $(left) python bench/step_l2_h200.py $CKPT "$OUT/step_l2_h200.json" ${L2_MB:-16 32} 2>&1 | quiet | tail -30
+step_variants() {  # stop 46, issue 11: the served step in VARIANTS (default: base l2=16 l2=32; also cdt, cublaslt), in turn, twice, one process (bench/step_variants_h200.py)
+  timeout $(left) python bench/step_variants_h200.py $CKPT "$OUT/step_variants_h200.json" ${VARIANTS:-base l2=16 l2=32} 2>&1 | quiet | tail -30
 }
 step_after() {  # this tree's step alone, fp32 state (as step_ab's second half)
   timeout $(left) python bench/step_profile_h200.py $CKPT "$OUT/step_final.json" --fp32-only 2>&1 | quiet | grep -v group | tail -5

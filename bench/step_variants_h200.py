@@ -1,0 +1,79 @@
+"""The engine's decode step in variants, side by side in one process (issue 11): each variant a compiled engine (dynamo
+reset first, so each compiles with its own settings) with the decode graphs of buckets 1, 32 and 128 captured (no
+encoder or prefill graphs, no row ever stopping, every row at the KV column of a 17 s chunk half-way through its new
+tokens, as bench/step_profile_h200.py). A variant is `base` or parts joined by `+`:
+  l2=MB     `ta.engine.L2_PREFETCH_MB` = MB: each GEMM's weight asked of the L2 ahead of it (nbs/06g_patches_l2);
+            predicted -3 to -7% at 1 and 32 rows, about 0 at 128
+  cdt       inductor's coordinate-descent tuning of its Triton kernels (the step's 158 small kernels, 0.31 ms at 32
+            rows); predicted -1 to -3% at 32 rows
+  cublaslt  `torch.backends.cuda.preferred_blas_library('cublaslt')`: cuBLASLt's heuristics pick the GEMM kernels
+            (the down projection's split-K and its reduce kernel, 12.4 us at 32 rows against 5.9 at the floor, are
+            cuBLAS's choice); predicted within 3% either way
+Per variant and bucket: the median of 50 replays after 5 (ms) beside the floor, the kernels a replay runs by group,
+and the tokens 8 replays write from the same start against the first variant's (a prefetch changes no value; another
+compile may round differently, so agreement is reported, not assumed). The variants run in order, then again (ROUNDS),
+so a drift of the machine shows.
+Usage (bench/engine_h200.sh step_variants): python bench/step_variants_h200.py CKPT OUT.json [VARIANT ...]
+(default: base l2=16 l2=32)"""
+import gc, json, sys, time
+import torch
+import ta.engine
+from ta.engine import DecodeEngine, _prompt_room
+from ta.model import ASRModel
+from ta.patches.bench import time_steps, summarize, copy_bandwidth, decode_floor_bytes, floor_ms, environment, profile_steps, kernel_table
+
+BUCKETS, REPLAYS = (1, 32, 128), 8
+ckpt, out, variants = sys.argv[1], sys.argv[2], sys.argv[3:] or ['base', 'l2=16', 'l2=32']
+ROUNDS = 2
+model = ASRModel.from_pretrained(ckpt, device='cuda')
+LIVE = _prompt_room(model, 17.0) + int(3.3 * 17 / 2)
+bw = copy_bandwidth()
+rec = dict(env=environment(), checkpoint=ckpt, copy_tb_per_s=round(bw, 3), live_column=LIVE, runs=[])
+weights = sum(p.numel() * p.element_size() for p in model.decoder.parameters())
+reference: dict[int, torch.Tensor] = {}
+
+def apply(variant: str) -> None:
+    "Set what `variant` names (nothing else: every part starts from the default)."
+    ta.engine.L2_PREFETCH_MB = 0.0
+    torch._inductor.config.coordinate_descent_tuning = False
+    torch.backends.cuda.preferred_blas_library('cublas')
+    for part in variant.split('+'):
+        if part.startswith('l2='): ta.engine.L2_PREFETCH_MB = float(part[3:])
+        elif part == 'cdt': torch._inductor.config.coordinate_descent_tuning = True
+        elif part == 'cublaslt': torch.backends.cuda.preferred_blas_library('cublaslt')
+        elif part != 'base': raise SystemExit(f'unknown variant part {part!r}: base, l2=MB, cdt, cublaslt')
+
+def run(variant: str, rnd: int) -> None:
+    "Build, capture and time one variant; its tokens against the first variant's."
+    apply(variant); torch._dynamo.reset()
+    eng, t0 = DecodeEngine(model, 128, 'compiled'), time.perf_counter()
+    eng.stop_ids.fill_(-1)
+    pool = torch.cuda.graph_pool_handle()
+    for b in BUCKETS: eng.capture(b, pool)
+    print(f'{variant}: captured {BUCKETS} in {time.perf_counter() - t0:.1f} s', flush=True)
+    for b in BUCKETS:
+        p = eng.pool
+        # every row running from the same start (budget past the replays, so none stops), then free again for the
+        # timing, as bench/step_profile_h200.py times it: a free row computes the same and neither moves nor writes
+        p.pos.fill_(LIVE); p.step.zero_(); p.done.zero_(); p.budget.fill_(p.new_tokens); p.tok.copy_(torch.arange(p.rows, device='cuda') * 97 + 11)
+        for t in p.rec + p.conv + [x for kv in p.kv for x in kv]: t.zero_()
+        toks = []
+        for _ in range(REPLAYS): eng.graphs[b].replay(); toks.append(p.tok[:b].clone())
+        toks = torch.stack(toks)
+        reference.setdefault(b, toks)
+        p.pos.fill_(LIVE); p.done.fill_(True)
+        s = summarize(time_steps(eng.graphs[b].replay, repeats=50, warmup=5, cuda=True))
+        groups = kernel_table(profile_steps(eng.graphs[b].replay, steps=5), 5)
+        fl = floor_ms(decode_floor_bytes(model.decoder.config, b, eng.pool.cache_len, weight_bytes=weights)['total'], bw)
+        r = dict(variant=variant, round=rnd, bucket=b, **s, floor_ms=round(fl, 4), x_floor=round(s['median_ms'] / fl, 3),
+                 kernels_per_step=sum(g['kernels_per_step'] for g in groups), groups=groups,
+                 tokens_agree=round((toks == reference[b]).float().mean().item(), 4))
+        rec['runs'].append(r)
+        print(json.dumps({k: v for k, v in r.items() if k != 'groups'}), flush=True)
+        json.dump(rec, open(out, 'w'), indent=1)
+    del eng; gc.collect(); torch.cuda.empty_cache()
+
+for v in variants: apply(v)   # an unknown part stops the run before anything compiles
+for rnd in range(ROUNDS):
+    for v in variants: run(v, rnd)
+print('wrote', out)
