@@ -333,7 +333,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f'error: {e.message}', file=sys.stderr); return 2 if e.status < 500 else 1
     except ValidationError as e:   # a setting out of range, from a flag or a TA_* variable
         print(f'error: invalid setting: {_setting_errors(e)}', file=sys.stderr); return 2
-    except KeyboardInterrupt: return 130
+    except KeyboardInterrupt: print('interrupted', file=sys.stderr); return 130   # Ctrl-C: said, not silent
 
 # %% ../nbs/12_cli.ipynb #c019m
 #| eval: false

@@ -672,18 +672,18 @@ class Engine:
 
     def drain(self):
         "A shutdown signal: refuse new requests, and cut the ones in flight short after `drain_s` (a second signal: now)."
-        if self.draining: return self.cut_short()
+        if self.draining: return self.cut_short('a second shutdown signal')
         self.draining = True
         log.info('draining: requests in flight have %g s to finish', self.settings.drain_s)
         if self.scheduler is not None: self.scheduler.drain()   # whole requests first: the most answered in the time (nbs/07_engine)
         timer = threading.Timer(self.settings.drain_s, self.cut_short); timer.daemon = True; timer.start()
 
-    def cut_short(self):
-        "End the work still in flight: running decoders are killed, and requests waiting for chunks answer 503 (the queue closes at shutdown)."
+    def cut_short(self, why: str = 'drain time is up'):
+        "End the work still in flight (`why` says so in the log): running decoders are killed, and requests waiting for chunks answer 503 (the queue closes at shutdown)."
         if self.cut: return
         self.cut = True
         self.inflight.end_reads(ShuttingDown(_CUT_SHORT))   # bodies still arriving: 503 now, not uvicorn's 500 when it cancels them
-        log.warning('drain time is up: %d decoder(s) stopped, requests still waiting answered 503', stop_decoders())
+        log.warning('%s: %d decoder(s) stopped, requests still waiting answered 503', why, stop_decoders())
 
     def failing_chunks(self) -> int:
         "Chunks failed since a chunk was last answered (the engine's counters, read now): many in a row mean a broken engine."

@@ -417,7 +417,7 @@ def serve(settings: Settings, sockets: list[socket.socket] | None = None, start=
     class Server(uvicorn.Server):
         def handle_exit(self, sig, frame):   # Ctrl-C / SIGTERM: drain, then uvicorn's own graceful shutdown
             engine = app.state.engine
-            if engine.draining and not engine.cut: return engine.cut_short()  # the second: end the drain now, still shut down cleanly
+            if engine.draining and not engine.cut: return engine.cut_short('a second shutdown signal')  # the second: end the drain now, still shut down cleanly
             engine.drain(); super().handle_exit(sig, frame)                    # a third forces uvicorn out
         def capture_signals(self):   # an HTTP worker process listens to its supervisor (`follow`), not to signals
             return contextlib.nullcontext() if follow else super().capture_signals()

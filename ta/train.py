@@ -408,7 +408,7 @@ def train_parser() -> argparse.ArgumentParser:
 ARG_HELP = dict(out='the run folder: state/ (resumed from when present), checkpoint/, evaluation.json',
                 data='kjv.txt.gz and words.txt.gz, from `bash bench/train_data.sh`', total_steps="the schedule's length, across resumed runs (at least 1)",
                 minutes='stop this run (and save) after this long (finite, above 0)', batch_seconds='seconds of audio a step (finite, at least 1)',
-                lr='peak learning rate (finite, above 0)', warmup='warm-up steps of a new run (0 or more)', workers='loader processes (0: in this process)',
+                lr='peak learning rate (finite, above 0)', warmup='warm-up steps of a new run (0 or more)', workers='loader processes, 0 or more (0: in this process)',
                 eval_every='steps between held-out evaluations (at least 1)', eval_utterances='held-out utterances an evaluation scores (at least 1)',
                 dim="model width of a new run, a multiple of the encoder's 4 attention heads (a resumed run keeps its own)",
                 flite_share='share of utterances flite speaks, 0 to 1 (0: espeak-ng only)',
