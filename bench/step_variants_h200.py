@@ -31,12 +31,14 @@ bw = copy_bandwidth()
 rec = dict(env=environment(), checkpoint=ckpt, copy_tb_per_s=round(bw, 3), live_column=LIVE, runs=[])
 weights = sum(p.numel() * p.element_size() for p in model.decoder.parameters())
 reference: dict[int, torch.Tensor] = {}
+DEFAULT_BLAS = torch.backends.cuda.preferred_blas_library()   # what the served step uses: every variant but cublaslt keeps it
+rec['default_blas'] = str(DEFAULT_BLAS)
 
 def apply(variant: str) -> None:
     "Set what `variant` names (nothing else: every part starts from the default)."
     ta.engine.L2_PREFETCH_MB = 0.0
     torch._inductor.config.coordinate_descent_tuning = False
-    torch.backends.cuda.preferred_blas_library('cublas')
+    torch.backends.cuda.preferred_blas_library(DEFAULT_BLAS)
     for part in variant.split('+'):
         if part.startswith('l2='): ta.engine.L2_PREFETCH_MB = float(part[3:])
         elif part == 'cdt': torch._inductor.config.coordinate_descent_tuning = True
