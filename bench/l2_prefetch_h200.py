@@ -16,14 +16,9 @@ import json, sys
 import torch
 import torch.nn.functional as F
 from ta.patches.bench import time_steps, summarize, copy_bandwidth, environment
-from ta.patches.l2 import prefetch_l2_, join_l2_, _prefetch_kernel, CHUNK_BYTES, PROGRAM_CHUNKS
+from ta.patches.l2 import prefetch_l2_, join_l2_, prefetch_here
 
 D, I, LAYERS, ROWS, PREFETCH_MB = 2048, 6144, 24, (1, 32, 128), (0, 4, 8, 16, 32)
-
-def prefetch_here(w: torch.Tensor, mb: float) -> None:
-    "The first `mb` MB of w asked of the L2 on the current stream (the single-GEMM check; the chain uses `prefetch_l2_`)."
-    n = min(w.numel() * w.element_size(), int(mb * 1e6)) // CHUNK_BYTES
-    _prefetch_kernel()[(-(-n // PROGRAM_CHUNKS),)](w, n, CHUNK=CHUNK_BYTES, BLOCK=PROGRAM_CHUNKS, num_warps=1)
 
 def layers() -> list[dict]:
     return [dict(gu=torch.randn(2 * I, D, device='cuda', dtype=torch.bfloat16) * 0.02, down=torch.randn(D, I, device='cuda', dtype=torch.bfloat16) * 0.02,
@@ -62,7 +57,7 @@ def single(rec: dict) -> None:
         ts = []
         for _ in range(33):
             junk.add_(1)                           # walks 400 MB: the L2 holds none of w
-            if pre: prefetch_here(w, 16); torch.cuda._sleep(20000)   # about 10 us for the prefetch to land
+            if pre: prefetch_here(w, 16 << 20); torch.cuda._sleep(20000)   # about 10 us for the prefetch to land
             ev[0].record(); F.linear(x, w); ev[1].record(); torch.cuda.synchronize(); ts.append(ev[0].elapsed_time(ev[1]) * 1e3)
         return round(sorted(ts[3:])[15], 2)
     rec['single_2048x2048_us'] = dict(cold=run(False), prefetched=run(True), floor=round(D * D * 2 / 1e6 / rec['copy_tb_per_s'], 2))

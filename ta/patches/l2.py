@@ -9,7 +9,7 @@ import torch
 from torch import Tensor
 
 # %% auto #0
-__all__ = ['CHUNK_BYTES', 'PROGRAM_CHUNKS', 'prefetch_l2_', 'join_l2_', 'side_stream']
+__all__ = ['CHUNK_BYTES', 'PROGRAM_CHUNKS', 'prefetch_l2_', 'join_l2_', 'side_stream', 'prefetch_here']
 
 # %% ../../nbs/06g_patches_l2.ipynb #c005
 CHUNK_BYTES = 1 << 16   # bytes one prefetch instruction asks the L2 for (a multiple of 16, as the instruction needs)
@@ -31,25 +31,29 @@ def _prefetch_kernel():
 
 _SIDE: dict[int, torch.cuda.Stream] = {}   # CUDA device index -> the stream prefetches run on
 
+def _index(device: torch.device) -> int:
+    return device.index if device.index is not None else torch.cuda.current_device()
+
 def side_stream(device: torch.device) -> torch.cuda.Stream:
     "The stream `prefetch_l2_` runs on for CUDA `device` (one a device, made on first use)."
-    i = device.index if device.index is not None else torch.cuda.current_device()
-    if i not in _SIDE: _SIDE[i] = torch.cuda.Stream(device=i)
+    if (i := _index(device)) not in _SIDE: _SIDE[i] = torch.cuda.Stream(device=i)
     return _SIDE[i]
 
-def _prefetch_l2_(anchor: Tensor, weight: Tensor, nbytes: int) -> None:
-    "Ask the L2 for the first `nbytes` (whole 64 KB chunks, at most all) of contiguous `weight`, on `side_stream`, after everything queued so far on the current stream (the producer of `anchor` included). `anchor` is only declared mutated: it places the call in a compiled graph. A no-op off CUDA or for under one chunk."
-    if not weight.is_cuda or nbytes < CHUNK_BYTES: return
+def prefetch_here(weight: Tensor, nbytes: int) -> None:
+    "Ask the L2 for the first `nbytes` (whole 64 KB chunks, at most all) of contiguous CUDA `weight`, on the current stream."
     n = min(weight.numel() * weight.element_size(), nbytes) // CHUNK_BYTES
+    if n: _prefetch_kernel()[(-(-n // PROGRAM_CHUNKS),)](weight, n, CHUNK=CHUNK_BYTES, BLOCK=PROGRAM_CHUNKS, num_warps=1)
+
+def _prefetch_l2_(anchor: Tensor, weight: Tensor, nbytes: int) -> None:
+    "`prefetch_here` on `side_stream`, after everything queued so far on the current stream (the producer of `anchor` included). `anchor` is only declared mutated: it places the call in a compiled graph. A no-op off CUDA or for under one chunk."
+    if not weight.is_cuda or nbytes < CHUNK_BYTES: return
     side = side_stream(weight.device)
     side.wait_stream(torch.cuda.current_stream(weight.device))
-    with torch.cuda.stream(side):
-        _prefetch_kernel()[(-(-n // PROGRAM_CHUNKS),)](weight, n, CHUNK=CHUNK_BYTES, BLOCK=PROGRAM_CHUNKS, num_warps=1)
+    with torch.cuda.stream(side): prefetch_here(weight, nbytes)
 
 def _join_l2_(anchor: Tensor) -> None:
     "Make the current stream of `anchor`'s device wait for every prefetch queued on its side stream so far (a CUDA graph capture must join the streams it forked before it ends). A no-op off CUDA or before any prefetch there."
-    if anchor.is_cuda and (side := _SIDE.get(anchor.device.index if anchor.device.index is not None else torch.cuda.current_device())):
-        torch.cuda.current_stream(anchor.device).wait_stream(side)
+    if anchor.is_cuda and (side := _SIDE.get(_index(anchor.device))): torch.cuda.current_stream(anchor.device).wait_stream(side)
 
 if not hasattr(torch.ops.ta, "prefetch_l2_"):  # importing `ta.patches.l2` and running this notebook both define them
     torch.library.custom_op("ta::prefetch_l2_", mutates_args={"anchor"})(_prefetch_l2_).register_fake(lambda anchor, weight, nbytes: None)
