@@ -12,7 +12,7 @@ import ta
 from ta.train import SpeechStream
 print(ta.__file__)   # -P: the working directory is not on sys.path, so this is the tree's ta
 torch.set_num_threads(1)
-it = iter(SpeechStream(Path('.train'), PreTrainedTokenizerFast(tokenizer_file='bench/train_state/tokenizer.json'), batch_seconds=60, seed=3))
+it = iter(SpeechStream(Path('.train'), PreTrainedTokenizerFast(tokenizer_file='ta/checkpoints/default/tokenizer.json'), batch_seconds=60, seed=3))
 next(it)   # the children start (espeak-ng's, festival's)
 t, audio = time.perf_counter(), 0.0
 for _ in range(16): audio += sum(len(c) for c in next(it)[0]) / 16000

@@ -1,6 +1,6 @@
 """The engine's recurrent state in fp32 against bf16 on trained weights (issue 11, item 4; the H200 run,
 `bench/state_dtype_h200.py`, had only random synthetic weights, whose near-ties make any rounding flip tokens): the default
-model's kept state (`bench/train_state`) exported (bf16 weights) and loaded as `ta serve` loads it (its `model_dtype`, fp32), the engine in eager mode on this CPU, greedy
+model's kept state (`bench/train_state` then; from stop 47 the embedded default, `ta/checkpoints/default`, whose bf16 checkpoint is it) exported (bf16 weights) and loaded as `ta serve` loads it (its `model_dtype`, fp32), the engine in eager mode on this CPU, greedy
 transcripts of the held-out sets `python -m ta.train --evaluate` scores, with each state precision. Beside them the
 model's own `generate` path (`ASRModel.transcribe_clips`, fp32 state, another order of the same arithmetic) against the
 fp32-state engine: how far two ways of rounding that are both correct drift apart.
@@ -11,6 +11,7 @@ import torch
 from ta.engine import DecodeEngine
 from ta.eval import corpus_wer, normalize, row_errors
 from ta.model import ASRModel
+from ta.settings import DEFAULT_MODEL_DIR
 from ta.train import export_checkpoint, flite_test_set, passage_test_set, piper_test_set, restore, test_set
 
 def transcripts(model: ASRModel, clips: list, state_dtype: str | None) -> list[str]:
@@ -22,7 +23,7 @@ def transcripts(model: ASRModel, clips: list, state_dtype: str | None) -> list[s
 
 def main(out: str, n: int = 100):
     torch.set_num_threads(2)
-    data, state = Path('.train'), Path('bench/train_state')
+    data, state = Path('.train'), DEFAULT_MODEL_DIR
     trained, meta = restore(state)
     ckpt = export_checkpoint(trained, Path(tempfile.mkdtemp()) / "ckpt")   # bf16 weights in the file, as served
     model = ASRModel.from_pretrained(ckpt, device='cpu')

@@ -7,9 +7,10 @@
 #   writes the checkpoint folder.
 #   RUN=/tmp/trainrun (stop 39): the run folder on the GPU machine, outside the carried .train, so a call sent within 30 s
 #   of the last (the machine still warm) resumes the state that call left there without carrying it; a fresh machine
-#   starts from the carried .train/run/state, or else from bench/train_state: git keeps the state there between sessions,
-#   with bf16 weights (11 MB), so a session's first call needs no state carried (.train alone: 22 MB beside the tree):
-#   here, at a session's end:  python -m ta.train --out .train/run --keep bench/train_state
+#   starts from the carried .train/run/state, or else from git's kept state, so a session's first call needs no state
+#   carried (.train alone: 22 MB beside the tree). From stop 47 that is the embedded default, ta/checkpoints/default (a
+#   checkpoint with bf16 weights and training.json, 11 MB; before it, bench/train_state):
+#   here, at a session's end:  python -m ta.train --out .train/run --keep ta/checkpoints/default
 #   stop 40: RUN=/tmp/trainrun DEADLINE=575 ... 9.5 twice (cold, then warm), then DEADLINE=400 ... 9.5 (warm): steps 3,161-7,099
 #   stop 41 (passages, PASSAGE_SHARE=0.3): RUN=/tmp/trainrun DEADLINE=575 ... 9.5 (cold), then DEADLINE=560 ... 9.5 (warm): steps 7,099-9,561
 #   from stop 41 the loader also runs festival (FESTIVAL_SHARE): run bench/train_data.sh again for .train/festival.tar.xz; carried
@@ -46,9 +47,8 @@ echo "(voice_ked_diphone) (utt.save.wave (SynthText \"festival works.\") \"/tmp/
 nvidia-smi --query-gpu=name,memory.used --format=csv,noheader; nproc
 if [ "$profile" = profile ]; then python3 bench/train_profile_h200.py --out "$OUT/train_profile.json" 2>&1 | grep -av --line-buffered '^\[transformers\]' | head -45 || true; fi
 run=${RUN:-.train/run}
-for kept in .train/run/state bench/train_state; do   # a warm machine's own state first, then the carried one, then git's
-  if [ ! -d "$run/state" ] && [ -d "$kept" ]; then mkdir -p "$run" && cp -r "$kept" "$run/state"; fi; done
-[ -d "$run/state" ] && echo "resuming $run/state: step $(python3 -c "import json; print(json.load(open('$run/state/meta.json'))['step'])")"
+for kept in .train/run/state ta/checkpoints/default; do   # a warm machine's own state first, then the carried one, then git's
+  if [ ! -d "$run/state" ] && [ -d "$kept" ]; then mkdir -p "$run" && cp -r "$kept" "$run/state"; fi; done   # ta.train says which step it resumes
 left=$((deadline - SECONDS - 25))   # 25 s to pack the state
 timeout -s TERM -k 20 "$left" python3 -m ta.train --out "$run" --minutes "$minutes" "${extra[@]}" 2>&1 |
   grep -av --line-buffered '^\[transformers\]' | tee "$OUT/train_log.txt" || true   # line-buffered: a killed run keeps its log

@@ -1,4 +1,4 @@
-"""Issue 16: does the kept training state (bench/train_state) hear the voices it trained on better than new ones? WER of
+"""Issue 16: does the kept training state (the embedded default, ta/checkpoints/default; bench/train_state before stop 47) hear the voices it trained on better than new ones? WER of
 greedy transcripts of 60 clean new sentences of the test split (Revelation, random words, numbers: no training
 sentence) in espeak-ng's training voices and 60 in flite's training voices (kal16, awb, rms), beside the held-out
 voices' numbers of `python -m ta.train --evaluate`. Runs on a CPU in a few minutes.
@@ -7,9 +7,10 @@ import json, sys
 from pathlib import Path
 import numpy as np
 from ta.corpus import FLITE_VOICES, Flite, IsolatedEspeak, voices
-from ta.train import KEPT_STATE, held_out_wer, restore, voice_test_set
+from ta.settings import DEFAULT_MODEL_DIR
+from ta.train import held_out_wer, restore, voice_test_set
 
-model, meta = restore(KEPT_STATE)
+model, meta = restore(DEFAULT_MODEL_DIR)
 data, rng, train_voices = Path('.train'), np.random.default_rng(99), voices('train')
 with IsolatedEspeak() as tts:
     espeak = voice_test_set(lambda text: tts.say(text, train_voices[rng.integers(len(train_voices))]), 'espeak-ng training voices', data, 60, seed=99)

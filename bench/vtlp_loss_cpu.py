@@ -1,5 +1,5 @@
 """What the formant warp does to the trained default model (nbs/13_corpus "Vocal tract length"), on this CPU: the kept
-state (`bench/train_state`) scores the same training utterances (fresh espeak-ng, flite and festival draws of the
+state (`bench/train_state` in stop 46; the embedded default, `ta/checkpoints/default`, from stop 47) scores the same training utterances (fresh espeak-ng, flite and festival draws of the
 training split, augmented as in training) with every clip's formants moved by one factor, for factors from 0.85 to
 1.25: the decoder's cross-entropy and the CTC loss per factor, the same utterances and augmentation for each. 1.0 is
 what it trained on. If the loss barely moves, the warp teaches nothing new; if it explodes, the warped clips are out of
@@ -8,12 +8,13 @@ Usage: PYTHONPATH=$PWD/.train python bench/vtlp_loss_cpu.py OUT.json [BATCHES]  
 import json, sys
 from pathlib import Path
 import torch
+from ta.settings import DEFAULT_MODEL_DIR
 from ta.train import SpeechStream, losses, restore
 
 out, batches = sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 4
 FACTORS = (0.85, 0.9, 1.0, 1.1, 1.2, 1.25)
 torch.manual_seed(0)
-model, meta = restore(Path('bench/train_state'))
+model, meta = restore(DEFAULT_MODEL_DIR)
 model.eval()
 stream = iter(SpeechStream(Path('.train'), model.tokenizer, batch_seconds=60, seed=46, vtlp_share=0.0))
 data = [next(stream)[:2] for _ in range(batches)]

@@ -4,7 +4,7 @@
 
 # %% ../nbs/10_bench.ipynb #c002
 from __future__ import annotations
-import argparse, asyncio, json, mimetypes, os, queue, signal, time, typing
+import argparse, asyncio, json, mimetypes, os, queue, signal, threading, time, typing
 from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -302,27 +302,27 @@ def _cpu_threads(scheduler) -> int | None:
 
 def run_offline(audio: str | Path, settings, levels: list[int] = (1, 32, 64, 128), rounds: int = 1,
                 progress: Callable[[dict], None] = lambda level: None) -> dict:
-    "The leaderboard method: the model in-process (`settings`: a `ta.server.Settings`), timed from submit to the last result; each level's record also goes to `progress`. Ctrl-C raises `Interrupted` with the levels finished."
+    "The leaderboard method: the model in-process (`settings`: a `ta.server.Settings`), timed from submit to the last result; each level's record also goes to `progress`. Ctrl-C raises `Interrupted` with the levels finished (the engine runs in `run_with_engine`, nbs/07b_service, so Ctrl-C never hangs it)."
     from ta.pipeline import split_chunks
-    from ta.service import load_for_serving
+    from ta.service import run_with_engine
     info, x = audio_info(audio)
-    chunks = split_chunks(x)
-    t = time.perf_counter()
-    scheduler = load_for_serving(settings)
+    chunks, stop = split_chunks(x), threading.Event()
     run = dict(mode='offline', model_settings=settings.model_dump(exclude={'api_key', 'host', 'port'}),
-               model_load_s=round(time.perf_counter() - t, 3), device=str(scheduler.device), cpu_threads=_cpu_threads(scheduler),
-               audio=info, warmup=None, levels=[])
-    try:
+               model_load_s=None, device=None, cpu_threads=None, audio=info, warmup=None, levels=[])
+    t = time.perf_counter()
+    def measure(scheduler):
+        run.update(model_load_s=round(time.perf_counter() - t, 3), device=str(scheduler.device), cpu_threads=_cpu_threads(scheduler))
         warm = offline_level(scheduler, chunks, 1)[0][0]
         run['warmup'] = dict(status=warm.status, error=warm.error, latency_s=round(warm.latency_s, 6))
         for n in levels:
             before = _settled_stats(scheduler, 0)
             runs = [offline_level(scheduler, chunks, n) for _ in range(rounds)]
             after = _settled_stats(scheduler, before['engine']['chunks'] + n * rounds * len(chunks))
+            if stop.is_set(): return               # Ctrl-C closed the engine under this level: not a level's result
             run['levels'].append(level_record(n, runs, info['seconds'], stats_diff(before, after)))
             progress(run['levels'][-1])
+    try: run_with_engine(settings, measure, stop)
     except KeyboardInterrupt as e: raise Interrupted(run) from e
-    finally: scheduler.close()
     return run
 
 # %% ../nbs/10_bench.ipynb #c027

@@ -55,22 +55,23 @@ def cmd_transcribe(a) -> int:
     import json
     from ta.audio import audio_seconds
     from ta.pipeline import split_chunks, join_texts
-    from ta.service import load_for_serving
+    from ta.service import run_with_engine
     from ta.settings import Settings
     audios = [_decode_or_error(f) for f in a.files]                  # bad files are known before the model loads
     good = [x for x in audios if not isinstance(x, TaError)]
-    if good:
+    def lines(engine):
+        futures = [x if isinstance(x, TaError) else engine.submit(split_chunks(x)) for x in audios]
+        for f, fut, audio in zip(a.files, futures, audios):
+            if isinstance(fut, TaError):
+                if a.json: print(json.dumps({'file': f, 'error': fut.message}), flush=True)
+                else: print(printable(f'error: {f}: {fut.message}'), file=sys.stderr, flush=True)
+                continue
+            text, seconds = join_texts([x.result() for x in fut]), round(audio_seconds(audio), 3)
+            print(json.dumps({'file': f, 'text': text, 'duration': seconds}) if a.json else printable(f'{f}: {text}' if len(a.files) > 1 else text), flush=True)
+    if good:   # Ctrl-C stops the engine before the command ends (`run_with_engine`, nbs/07b_service)
         given = {k: v for k, v in dict(model=a.model, device=a.device, state_dtype=a.state_dtype, cpu_threads=a.cpu_threads).items() if v is not None}
-        sched = load_for_serving(Settings(**given, allow_slow_kernels=True))
-    futures = [x if isinstance(x, TaError) else sched.submit(split_chunks(x)) for x in audios]
-    for f, fut, audio in zip(a.files, futures, audios):
-        if isinstance(fut, TaError):
-            if a.json: print(json.dumps({'file': f, 'error': fut.message}), flush=True)
-            else: print(printable(f'error: {f}: {fut.message}'), file=sys.stderr, flush=True)
-            continue
-        text, seconds = join_texts([x.result() for x in fut]), round(audio_seconds(audio), 3)
-        print(json.dumps({'file': f, 'text': text, 'duration': seconds}) if a.json else printable(f'{f}: {text}' if len(a.files) > 1 else text), flush=True)
-    if good: sched.close()
+        run_with_engine(Settings(**given, allow_slow_kernels=True), lines)
+    else: lines(None)
     return 2 if len(good) < len(audios) else 0
 
 # %% ../nbs/12_cli.ipynb #c010
@@ -268,11 +269,11 @@ def build_parser() -> argparse.ArgumentParser:
     "The `ta` parser; builds without importing torch, transformers or FastAPI."
     p = argparse.ArgumentParser(prog='ta', description='Fast speech-to-text serving for an audio-LLM recogniser.')
     sub = p.add_subparsers(dest='command', required=True, metavar='COMMAND')
-    s = _command(sub, 'serve', 'run the HTTP server (default model: the embedded tiny checkpoint); every flag can also be set as TA_<NAME>')
+    s = _command(sub, 'serve', 'run the HTTP server (default model: the embedded default, trained on synthetic English voices); every flag can also be set as TA_<NAME>')
     _add_settings_flags(s); s.set_defaults(func=cmd_serve)
     t = _command(sub, 'transcribe', 'transcribe audio files in this process and print the text')
     t.add_argument('files', nargs='+', help='audio or video files (any container ffmpeg reads)')
-    t.add_argument('--model', default=None, help='checkpoint folder or Hub id (default: the embedded tiny checkpoint)')
+    t.add_argument('--model', default=None, help='checkpoint folder or Hub id (default: the embedded default, trained on synthetic English voices)')
     t.add_argument('--device', default='auto', help="'auto' (cuda if available), 'cuda' or 'cpu' (default: %(default)s)")
     t.add_argument('--json', action='store_true', help='one JSON object per file: file, text and duration (s), or file and error')
     t.add_argument('--state-dtype', default=None, choices=('float32', 'bfloat16'), help="the decode rows' recurrent state, as `ta serve --state-dtype` (default: float32)")

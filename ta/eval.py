@@ -125,15 +125,14 @@ def inprocess_transcriber(model: str | None = None, device: str = 'auto') -> Tra
     def run(rows: list[Row]):
         from ta.audio import decode_audio
         from ta.pipeline import split_chunks, join_texts
-        from ta.service import load_for_serving
+        from ta.service import run_with_engine
         from ta.settings import Settings
-        sched = load_for_serving(Settings(**({'model': model} if model else {}), device=device, allow_slow_kernels=True))
-        try:
-            futs, bar = [sched.submit(split_chunks(decode_audio(r.audio))) for r in rows], _progress(len(rows), 'ta in-process')
+        def transcripts(engine):   # in run_with_engine's thread: Ctrl-C closes the engine rather than hanging it (nbs/07b_service)
+            futs, bar = [engine.submit(split_chunks(decode_audio(r.audio))) for r in rows], _progress(len(rows), 'ta in-process')
             outs = []
             for fs in futs: outs.append((join_texts([f.result() for f in fs]), None)); bar.update()
             bar.close(); return outs
-        finally: sched.close()
+        return run_with_engine(Settings(**({'model': model} if model else {}), device=device, allow_slow_kernels=True), transcripts)
     return run
 
 # %% ../nbs/11b_eval.ipynb #1fca8f3c
@@ -252,7 +251,7 @@ PEERS = ('whisper-tiny.en', 'whisper-base', 'pocketsphinx')
 def make_transcriber(name: str, a: argparse.Namespace) -> tuple[Transcriber, dict]:
     "The transcriber for a `--systems` entry, and what to record about it."
     if name == 'ta': return http_transcriber(a.url, a.concurrency, a.api_key), dict(url=a.url, concurrency=a.concurrency)
-    if name == 'ta-inprocess': return inprocess_transcriber(a.model, a.device), dict(model=a.model or 'embedded tiny checkpoint', device=a.device)
+    if name == 'ta-inprocess': return inprocess_transcriber(a.model, a.device), dict(model=a.model or 'embedded default checkpoint', device=a.device)
     if name in PEERS:
         from ta.eval_peers import peer_transcriber
         return peer_transcriber(name)
@@ -272,7 +271,7 @@ def eval_parser() -> argparse.ArgumentParser:
     p.add_argument('--api-key', default=None, help="the server's API key (sent as Authorization: Bearer)")
     p.add_argument('--concurrency', type=int, default=8, help='requests in flight (default: %(default)s)')
     p.add_argument('--systems', default='ta', help=f'comma list of ta, ta-inprocess, {", ".join(PEERS)} (default: ta)')
-    p.add_argument('--model', default=None, help='checkpoint for ta-inprocess (default: the embedded tiny one)')
+    p.add_argument('--model', default=None, help='checkpoint for ta-inprocess (default: the embedded default)')
     p.add_argument('--device', default='auto', help='device for ta-inprocess')
     p.add_argument('--manifest', default=None, help='a JSONL manifest ({"audio", "text", ...} per line)')
     p.add_argument('--hub', default=None, help=f'comma list of the seed Hub sets: {", ".join(HUB_SETS)}')

@@ -6,6 +6,7 @@
 from __future__ import annotations
 import ctypes, ctypes.util, gc, logging, os, re, subprocess, threading, time, warnings
 from pathlib import Path
+from typing import Any, Callable
 import numpy as np
 import torch
 from .audio import SAMPLE_RATE
@@ -16,8 +17,8 @@ from .model import ASRModel
 from .settings import Settings
 
 # %% auto #0
-__all__ = ['log', 'quiet_notices', 'freeze_heap', 'set_cpu_threads', 'load_for_serving', 'warm_up', 'trim_now', 'launch',
-           'wait_healthy']
+__all__ = ['log', 'quiet_notices', 'freeze_heap', 'set_cpu_threads', 'load_for_serving', 'warm_up', 'run_with_engine', 'trim_now',
+           'launch', 'wait_healthy']
 
 # %% ../nbs/07b_service.ipynb #svc-load
 log = logging.getLogger('ta.service')
@@ -69,6 +70,28 @@ def warm_up(model: DecodeEngine | ASRModel, seconds: tuple[float, ...] = (1.0, 4
     model.transcribe_clips([(rng.standard_normal(int(s * SAMPLE_RATE)) * 0.01).astype(np.float32) for s in seconds])
     log.info('warmed up in %.1f s', time.perf_counter() - t)
     return time.perf_counter() - t
+
+# %% ../nbs/07b_service.ipynb #svc-run
+def run_with_engine(settings: Settings, work: Callable[[DecodeEngine], Any], stop: threading.Event | None = None) -> Any:
+    "Load the model for `settings` (`load_for_serving`), run `work(engine)` and close the engine, in a thread of their own; return what `work` returned or raise what it raised. Ctrl-C (`KeyboardInterrupt` in the calling thread) sets `stop`, then closes the engine (so work that records results can tell a failure the closing caused: `stop` is set first), waits for the work to end and raises `KeyboardInterrupt`; a second Ctrl-C raises at once."
+    stop, engine, out = stop or threading.Event(), [], {}
+    def run():
+        try:
+            e = load_for_serving(settings); engine.append(e)
+            try:
+                if not stop.is_set(): out['value'] = work(e)
+            finally: e.close()
+        except BaseException as x: out['error'] = x
+    thread = threading.Thread(target=run, name='ta-engine-work', daemon=True); thread.start()
+    try:
+        while thread.is_alive(): thread.join(0.05)
+    except KeyboardInterrupt:
+        stop.set()
+        if engine: engine[0].close()          # the work's waits fail now (ShuttingDown); `close` is idempotent
+        while thread.is_alive(): thread.join(0.05)
+        raise
+    if 'error' in out: raise out['error']
+    return out['value']
 
 # %% ../nbs/07b_service.ipynb #svc-trim
 def _glibc():

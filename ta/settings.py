@@ -11,11 +11,12 @@ from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 # %% auto #0
-__all__ = ['LISTEN_BACKLOG', 'COUNTER_SLOTS', 'STOPPED', 'AUDIO_BYTES_PER_S', 'OTHER_TA_VARIABLES', 'memory_bytes', 'Settings',
-           'unknown_variables']
+__all__ = ['DEFAULT_MODEL_DIR', 'LISTEN_BACKLOG', 'COUNTER_SLOTS', 'STOPPED', 'AUDIO_BYTES_PER_S', 'OTHER_TA_VARIABLES',
+           'memory_bytes', 'Settings', 'unknown_variables']
 
 # %% ../nbs/03a_settings.ipynb #c005
 _TINY = Path(ta.__file__).parent / 'checkpoints' / 'tiny'  # ta.tiny.TINY_DIR, without importing torch
+DEFAULT_MODEL_DIR = Path(ta.__file__).parent / 'checkpoints' / 'default'  # the trained default (nbs/14_train `keep_state` writes it): what `ta serve` loads without --model
 LISTEN_BACKLOG = 128      # connections the kernel queues; asyncio accepts up to this many at once (each a descriptor), so well under max_connections
 COUNTER_SLOTS = 64         # numbers in one process's row of `CounterRows` (`Engine.counters` has 20 numbers, `ready` among them; nbs/08_request), here for the supervisor of --http-workers, which sizes the rows without importing ta.server
 STOPPED = 'ta serve stopped: the model could not be loaded: %s'   # the last log line of a ta serve whose model could not be loaded (nbs/08d_server, 08f_http_workers)
@@ -31,7 +32,7 @@ def memory_bytes() -> int:
 class Settings(BaseSettings):
     "Server settings; each field can be set with the environment variable `TA_<NAME>`."
     model_config = SettingsConfigDict(env_prefix='TA_', protected_namespaces=())
-    model: str = Field(str(_TINY), description='checkpoint folder or Hub id (default: the embedded tiny checkpoint)')
+    model: str = Field(str(DEFAULT_MODEL_DIR), description='checkpoint folder or Hub id (default: the embedded default, a small model trained on synthetic English voices: clear English speech only)')
     host: str = Field('127.0.0.1', description='address to listen on; 0.0.0.0 for every interface')
     port: int = Field(8000, ge=0, le=65535, description='TCP port to listen on; 0 picks a free one (the log says which)')
     api_key: str | None = Field(None, description='when set, requests need `Authorization: Bearer <key>`; prefer the TA_API_KEY variable or --api-key-file (a flag shows in `ps`)')

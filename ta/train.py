@@ -13,20 +13,22 @@ import torch.nn.functional as F
 from torch import Tensor
 from safetensors.torch import save_file, load_file
 from transformers import PreTrainedTokenizerFast, GraniteSpeech5EncoderConfig, GraniteSpeech5Encoder, Qwen3_5TextConfig, Qwen3_5ForCausalLM
+from transformers.utils import logging as hf_logging
 from .corpus import Festival, FESTIVAL_SHARE, Flite, IsolatedEspeak, FLITE_SHARE, MADE_VARIANTS, MAX_MADE_VARIANTS, made_voices, HELD_OUT_FLITE, Piper, PIPER_VOICE, Texts, Utterance, read_kjv, read_words, number_sentence, utterance, augment, speed_perturb, PASSAGE_SHARE, VTLP_SHARE, vtlp, vtlp_factors
 from .eval import normalize, row_errors, corpus_wer
 from .features import SAMPLE_RATE, batch_clip_features
 from .errors import TaError
 from .model import ASRModel, ASRConfig, Projector, readable, torch_references
+from .settings import DEFAULT_MODEL_DIR
 from .tiny import build_tokenizer, write_layout_files
 
 # %% auto #0
-__all__ = ['DEFAULT_VOCAB', 'DEFAULT_DIM', 'MAX_NEW_TOKENS', 'REWARM', 'CTC_WEIGHT', 'REUSE', 'SHARD_BYTES', 'KEPT_STATE',
+__all__ = ['DEFAULT_VOCAB', 'DEFAULT_DIM', 'MAX_NEW_TOKENS', 'REWARM', 'CTC_WEIGHT', 'REUSE', 'SHARD_BYTES', 'TRAINING_LOG',
            'SAVE_EVERY_S', 'MAX_LOADER_RESTARTS', 'LOG_EVERY', 'ARG_HELP', 'STATE_FILES', 'default_configs',
            'new_model', 'batch_inputs', 'losses', 'SpeechStream', 'load_texts', 'test_set', 'held_out_wer',
            'voice_test_set', 'passage_test_set', 'piper_test_set', 'flite_test_set', 'lr_at', 'TrainArgs',
-           'unique_tensors', 'save_shards', 'load_shards', 'save_state', 'restore', 'keep_state', 'evaluate_state',
-           'export_checkpoint', 'training_corpus', 'train', 'train_parser', 'main']
+           'unique_tensors', 'save_shards', 'load_shards', 'swap_in', 'save_state', 'checkpoint_tensors', 'restore',
+           'evaluate_state', 'export_checkpoint', 'keep_state', 'training_corpus', 'train', 'train_parser', 'main']
 
 # %% ../nbs/14_train.ipynb #2e77954e
 DEFAULT_VOCAB = 1024      # BPE tokens, specials included: ~1.3 per English word
@@ -225,42 +227,48 @@ def load_shards(folder: Path, prefix: str) -> dict[str, Tensor]:
     return {k: v for p in sorted(folder.glob(f'{prefix}-*.safetensors')) for k, v in load_file(p).items()}
 
 # %% ../nbs/14_train.ipynb #95710135
-def save_state(folder: Path, model: ASRModel, meta: dict, dtype: torch.dtype = torch.float32):
-    "What a later run resumes from: the tokenizer, the weights in `dtype` (fp32; bf16 for the copy git keeps, `keep_state`) and `meta` (step, width, logs). Adam's moments are not kept: they would double what a device call carries."
-    tmp, old = folder.with_name(folder.name + '.tmp'), folder.with_name(folder.name + '.old')   # never half a state in `folder`
+def swap_in(folder: Path, write) -> Path:
+    "Replace `folder` by what `write(tmp)` puts in a new folder beside it, readable by all (`readable`): a save cut short leaves the old `folder` whole."
+    tmp, old = folder.with_name(folder.name + '.tmp'), folder.with_name(folder.name + '.old')
     shutil.rmtree(tmp, ignore_errors=True); tmp.mkdir(parents=True)
-    model.tokenizer.save_pretrained(tmp)
-    save_shards({k: v.to(dtype) for k, v in unique_tensors(model.state_dict()).items()}, tmp, 'weights')
-    (tmp / 'meta.json').write_text(json.dumps(meta, indent=1))
-    readable(tmp)
+    write(tmp); readable(tmp)
     shutil.rmtree(old, ignore_errors=True)
     if folder.exists(): folder.rename(old)
     tmp.rename(folder); shutil.rmtree(old, ignore_errors=True)
+    return folder
+
+def save_state(folder: Path, model: ASRModel, meta: dict):
+    "What a later run resumes from: the tokenizer, the fp32 weights in files of at most `SHARD_BYTES` and `meta` (step, width, logs) in meta.json. Adam's moments are not kept: they would double what a device call carries."
+    def write(tmp: Path):
+        model.tokenizer.save_pretrained(tmp)
+        save_shards({k: v.float() for k, v in unique_tensors(model.state_dict()).items()}, tmp, 'weights')
+        (tmp / 'meta.json').write_text(json.dumps(meta, indent=1))
+    swap_in(folder, write)
+
+TRAINING_LOG = 'training.json'   # a kept checkpoint's meta (step, width, logs): what makes `keep_state`'s checkpoint a state a run resumes from
+
+def checkpoint_tensors(folder: Path) -> dict[str, Tensor]:
+    "The weights of a checkpoint `export_checkpoint` wrote (encoder/, decoder/, the projector's model.safetensors), named as `ASRModel.state_dict()` names them."
+    return ({f'encoder.{k}': v for k, v in load_file(folder / 'encoder' / 'model.safetensors').items()}
+            | {f'decoder.{k}': v for k, v in load_file(folder / 'decoder' / 'model.safetensors').items()} | load_file(folder / 'model.safetensors'))
 
 def restore(folder: Path) -> tuple[ASRModel, dict]:
-    "The fp32 model (on the CPU) and the meta that `save_state` wrote to `folder` (fp32 or bf16 weights). Raises `TaError` for a missing or damaged state."
+    "The fp32 model (on the CPU) and the meta of the state in `folder`: what `save_state` wrote (meta.json, weights-K.safetensors) or a checkpoint `keep_state` wrote (`TRAINING_LOG` beside bf16 weights), the embedded default among them. Raises `TaError` for a missing or damaged state."
     if not folder.is_dir(): raise TaError(f'{folder}: no training state there (`python -m ta.train --out DIR` saves one in DIR/state)')
+    kept = (folder / TRAINING_LOG).is_file()
     try:
-        meta = json.loads((folder / 'meta.json').read_text())
+        meta = json.loads((folder / (TRAINING_LOG if kept else 'meta.json')).read_text())
         if not (isinstance(meta, dict) and isinstance(meta.get('step'), int) and meta['step'] >= 0 and isinstance(meta.get('dim', DEFAULT_DIM), int)):
-            raise ValueError('meta.json lacks a step count (an integer from 0) or has a width that is not an integer')
+            raise ValueError(f"{TRAINING_LOG if kept else 'meta.json'} lacks a step count (an integer from 0) or has a width that is not an integer")
         if not (folder / 'tokenizer.json').is_file(): raise FileNotFoundError(f'no tokenizer.json in {folder}')   # else the tokenizer's own hint misleads
         model = new_model(PreTrainedTokenizerFast.from_pretrained(folder), meta.get('dim', DEFAULT_DIM))
-        missing = model.load_state_dict(load_shards(folder, 'weights'), strict=False).missing_keys
+        missing = model.load_state_dict(checkpoint_tensors(folder) if kept else load_shards(folder, 'weights'), strict=False).missing_keys
     except Exception as e:   # one line, at most 300 characters: a width mismatch lists every tensor
         reason = ' '.join(f'{type(e).__name__}: {e}'.split())
         raise TaError(f'{folder} is not a complete training state: {reason[:300]}' + ('...' if len(reason) > 300 else '')) from e
     if any(not k.endswith('lm_head.weight') for k in missing):
         raise TaError(f'{folder} is not a complete training state: no weights for {missing[:3]} (a weights-K.safetensors file missing?)')
     return model, meta
-
-KEPT_STATE = Path('bench/train_state')   # the run's state as git keeps it between sessions (bf16 weights, about 10 MB)
-
-def keep_state(state: Path, dest: Path = KEPT_STATE) -> Path:
-    "Copy the training state in `state` to `dest` with its weights in bf16: half the bytes, for git to keep between sessions (a machine's `.train` does not outlive its session). A run resumes from it once it is copied to `--out`/state; its Adam moments start afresh anyway (`REWARM`)."
-    model, meta = restore(state)
-    save_state(dest.resolve(), model, meta, torch.bfloat16)   # resolved: `dest` may be '.'
-    return dest
 
 def evaluate_state(state: Path, data: Path, n: int = 100) -> dict:
     "Held-out WER of the model saved in `state`: `n` utterances of the held-out espeak-ng voices (half augmented), `n` of flite's held-out voice, `n` of the piper voice and `n` passages (several verses) in the held-out espeak-ng voices."
@@ -274,12 +282,26 @@ def export_checkpoint(model: ASRModel, out: Path, dtype: torch.dtype = torch.bfl
     "`model` as a checkpoint folder in the published layout that `ASRModel.from_pretrained` and `ta serve --model` load; encoder and decoder weights in `dtype`."
     out.mkdir(parents=True, exist_ok=True)
     model.tokenizer.save_pretrained(out)
-    for sub, m in (('encoder', model.encoder), ('decoder', model.decoder)):   # a cast copy: the model itself stays as it is
-        m.save_pretrained(out / sub, state_dict={k: v.to(dtype) for k, v in m.state_dict().items()})
+    bars = hf_logging.is_progress_bar_enabled(); hf_logging.disable_progress_bar()   # no "Writing model shards" bars for one small file each
+    try:
+        for sub, m in (('encoder', model.encoder), ('decoder', model.decoder)):   # a cast copy: the model itself stays as it is
+            m.save_pretrained(out / sub, state_dict={k: v.to(dtype) for k, v in m.state_dict().items()})
+    finally:
+        if bars: hf_logging.enable_progress_bar()
     save_file({f'projector.{k}': v.float().cpu().contiguous() for k, v in model.projector.state_dict().items()}, out / 'model.safetensors')
     write_layout_files(out, model.config.to_dict())
     readable(out)
     return out
+
+# %% ../nbs/14_train.ipynb #keep02
+def keep_state(state: Path, dest: Path = DEFAULT_MODEL_DIR) -> Path:
+    "Write the training state in `state` to `dest` as a checkpoint (`export_checkpoint`: bf16 encoder and decoder) with the run's meta in `TRAINING_LOG`, replacing `dest` whole: what `ta serve --model` loads and, copied to a run's `--out`/state, what the run resumes from (`restore`). The default `dest` is the embedded default that git keeps between sessions."
+    model, meta = restore(state)
+    def write(tmp: Path):
+        export_checkpoint(model, tmp)
+        (tmp / TRAINING_LOG).write_text(json.dumps(meta, indent=1))
+    swap_in(dest.resolve(), write)   # resolved: `dest` may be '.'
+    return dest
 
 # %% ../nbs/14_train.ipynb #1bd51989
 def training_corpus(texts: Texts, n_numbers: int = 2000) -> list[str]:
@@ -290,10 +312,10 @@ def training_corpus(texts: Texts, n_numbers: int = 2000) -> list[str]:
 def _start(a: TrainArgs, device: str) -> tuple[ASRModel, torch.optim.Optimizer, dict]:
     "The model, its optimizer and the run's meta (step, width, logs): resumed from `a.out/state` when it exists."
     state = a.out / 'state'
-    if (state / 'meta.json').exists():
+    if (state / 'meta.json').exists() or (state / TRAINING_LOG).exists():
         model, meta = restore(state)
         print(f"resuming from step {meta['step']} in {state} (width {meta.get('dim', DEFAULT_DIM)})", flush=True)
-    elif any(state.glob('*.safetensors')): raise TaError(f'{state} has weights but no meta.json: move it away to start a new run')
+    elif any(state.glob('*.safetensors')): raise TaError(f'{state} has weights but no meta.json or {TRAINING_LOG}: move it away to start a new run')
     else:
         model, meta = (new_model(build_tokenizer(DEFAULT_VOCAB, training_corpus(load_texts(a.data))), a.dim),
                        dict(step=0, dim=a.dim, log=[], evals=[], audio_hours=0.0))
@@ -393,7 +415,7 @@ def _evaluate(model: ASRModel, tests: tuple[list, list], meta: dict):
 
 # %% ../nbs/14_train.ipynb #865be914
 def train_parser() -> argparse.ArgumentParser:
-    "`python -m ta.train`'s arguments: those of `TrainArgs`, --export to write a checkpoint from a saved state, --keep to copy it with bf16 weights and --evaluate to score one."
+    "`python -m ta.train`'s arguments: those of `TrainArgs`, --export to write a checkpoint from a saved state, --keep to write it as a checkpoint a run resumes from and --evaluate to score one."
     p = argparse.ArgumentParser(prog='python -m ta.train', description='Train (or resume) the default model on synthetic speech.',
                                 formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     for f in fields(TrainArgs):
@@ -401,7 +423,7 @@ def train_parser() -> argparse.ArgumentParser:
                        required=f.default is MISSING, **({} if f.default is MISSING else dict(default=f.default)))
     only = p.add_mutually_exclusive_group()   # each does one thing instead of training
     only.add_argument('--export', type=Path, help='only write the checkpoint of the state in --out/state to this folder')
-    only.add_argument('--keep', type=Path, metavar='DIR', help=f'only copy the state in --out/state to DIR with bf16 weights (git keeps {KEPT_STATE} between sessions); DIR must be new or an older kept state, which it replaces')
+    only.add_argument('--keep', type=Path, metavar='DIR', help="only write the state in --out/state to DIR as a checkpoint with bf16 weights and its training log, which `ta serve --model DIR` loads and a run resumes from (git keeps the embedded default, ta/checkpoints/default, this way); DIR must be new or an older kept state, which it replaces")
     only.add_argument('--evaluate', type=int, metavar='N', help='only score the state in --out/state on N held-out espeak-ng, N flite and N piper utterances, into --out/evaluation.json')
     return p
 
@@ -451,15 +473,16 @@ def _holds_checkpoint(folder: Path) -> bool:
 STATE_FILES = {'meta.json', 'tokenizer.json', 'tokenizer_config.json', 'special_tokens_map.json', 'chat_template.jinja'}   # besides weights-K.safetensors
 
 def _check_keep(p: argparse.ArgumentParser, keep: Path):
-    "`--keep` replaces its folder: refuse one that holds anything but a training state, and the side folders a replacement would clear."
+    "`--keep` replaces its folder: refuse one that is neither a kept checkpoint (`keep_state`'s) nor a training state, and the side folders a replacement would clear."
     if keep.exists() and not keep.is_dir(): p.error(f'--keep {keep}: a file, not a folder')
-    if keep.is_dir() and (other := sorted(f.name for f in keep.iterdir() if f.name not in STATE_FILES and not re.fullmatch(r'weights-\d+\.safetensors', f.name))):
-        p.error(f'--keep {keep}: holds {", ".join(other[:3])}, not only a training state; --keep replaces the folder, so name a new one')
+    if keep.is_dir() and not ((keep / TRAINING_LOG).is_file() and _holds_checkpoint(keep)) and (
+            other := sorted(f.name for f in keep.iterdir() if f.name not in STATE_FILES and not re.fullmatch(r'weights-\d+\.safetensors', f.name))):
+        p.error(f'--keep {keep}: holds {", ".join(other[:3])}, not a kept state; --keep replaces the folder, so name a new one')
     for side in (keep.resolve().with_name(keep.resolve().name + s) for s in ('.tmp', '.old')):
         if side.exists(): p.error(f'--keep {keep}: {side} exists (left by a save that was cut short?); move it away first')
 
 def main(argv: list[str] | None = None) -> int:
-    "`python -m ta.train`: train or resume per the arguments, `--export` a saved state as a checkpoint folder, `--keep` it with bf16 weights, or `--evaluate` it. Exit code 0 when done, 1 for an error (its message on stderr; a run that made steps saved its state first), 2 for bad arguments, 143 when SIGTERM stopped the run and 130 when Ctrl-C did (its state saved either way)."
+    "`python -m ta.train`: train or resume per the arguments, `--export` a saved state as a checkpoint folder, `--keep` it as a checkpoint a run resumes from, or `--evaluate` it. Exit code 0 when done, 1 for an error (its message on stderr; a run that made steps saved its state first), 2 for bad arguments, 143 when SIGTERM stopped the run and 130 when Ctrl-C did (its state saved either way)."
     p = train_parser(); a = p.parse_args(argv); _check(p, a)
     try:
         if a.export: print(export_checkpoint(restore(a.out / 'state')[0], a.export)); return 0
@@ -467,10 +490,15 @@ def main(argv: list[str] | None = None) -> int:
         if a.evaluate is not None:
             r = evaluate_state(a.out / 'state', a.data, a.evaluate)
             (a.out / 'evaluation.json').write_text(json.dumps(r, indent=1)); print(json.dumps(r)); return 0
-        stop = threading.Event()   # SIGTERM only sets it: the loop stops at its next step, and a loader whose workers the same signal killed is not restarted
-        old = signal.signal(signal.SIGTERM, lambda signum, frame: stop.set())
+        stop, chld = threading.Event(), []   # SIGTERM only sets it: the loop stops after the step it is in, and a loader whose workers the same signal killed is not restarted
+        def on_sigterm(signum, frame):
+            stop.set()
+            if not chld: chld.append(signal.signal(signal.SIGCHLD, signal.SIG_DFL))   # torch's SIGCHLD handler would raise those workers' deaths wherever this thread is, the final save included
+        old = signal.signal(signal.SIGTERM, on_sigterm)
         try: train(TrainArgs(**{f.name: getattr(a, f.name) for f in fields(TrainArgs)}), stop)
-        finally: signal.signal(signal.SIGTERM, old)
+        finally:
+            signal.signal(signal.SIGTERM, old)
+            if chld: signal.signal(signal.SIGCHLD, chld[0])
         return 128 + signal.SIGTERM if stop.is_set() else 0
     except KeyboardInterrupt: return 128 + signal.SIGINT   # Ctrl-C: the run saved its state first
     except TaError as e: print(f'python -m ta.train: error: {e.message}', file=sys.stderr); return 1
