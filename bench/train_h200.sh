@@ -23,6 +23,9 @@
 #   and made voices"); the next: DEADLINE=575 then 560 (warm), the same data (nbs/14_train, "Next (stop 44)")
 #   stop 46 (planned; no device was lent): RUN=/tmp/trainrun DEADLINE=575 ... 9.5 (cold, from bench/train_state at 11,433), the
 #   first call with half the clips' formants moved (--vtlp-share 0.5, the default; nbs/14_train "Next: vocal tract length")
+#   stop 47 (planned; no device was lent): that call (cold, from ta/checkpoints/default at 11,433), then one sent while the
+#   machine is warm with SpecAugment's masks on every clip: RUN=/tmp/trainrun DEADLINE=575 ... 9.5 - --spec-augment-share 1
+#   (nbs/14_train "Next after it: masks")
 set -euo pipefail
 if [ "${1:-}" = --unpack ]; then   # into a new folder first: the state it replaces is the only copy of the steps before
   [ -d "${2:-}" ] && compgen -G "$2/state.tar.part-*" >/dev/null || { echo "usage: $0 --unpack <folder with state.tar.part-*>" >&2; exit 2; }

@@ -20,7 +20,7 @@ a = p.parse_args()
 device = 'cuda' if torch.cuda.is_available() else 'cpu'
 model = (restore(a.state)[0] if (a.state / 'meta.json').exists() else new_model(build_tokenizer(DEFAULT_VOCAB))).to(device).train()
 opt = torch.optim.AdamW(model.parameters(), lr=1e-4, fused=device == 'cuda')
-clips, targets, warps = next(iter(SpeechStream(a.data, model.tokenizer, batch_seconds=a.batch_seconds, group=1)))
+clips, targets, warps, masks = next(iter(SpeechStream(a.data, model.tokenizer, batch_seconds=a.batch_seconds, group=1)))
 sync = torch.cuda.synchronize if device == 'cuda' else (lambda: None)
 references = torch_references(model); references.__enter__()   # the torch Gated DeltaNet, as ta.train runs it
 for _ in range(3): _step(model, opt, clips, targets, 1e-4)

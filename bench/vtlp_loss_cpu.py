@@ -6,19 +6,13 @@ what it trained on. If the loss barely moves, the warp teaches nothing new; if i
 reach. Prediction, before the run: cross-entropy up by 10-40% at 0.9 and at 1.2, more at 1.25 than at 1.2.
 Usage: PYTHONPATH=$PWD/.train python bench/vtlp_loss_cpu.py OUT.json [BATCHES]   (needs .train from bench/train_data.sh)"""
 import json, sys
-from pathlib import Path
 import torch
-from ta.settings import DEFAULT_MODEL_DIR
-from ta.train import SpeechStream, losses, restore
+from loss_probe import probe
+from ta.train import losses
 
 out, batches = sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 4
 FACTORS = (0.85, 0.9, 1.0, 1.1, 1.2, 1.25)
-torch.manual_seed(0)
-model, meta = restore(DEFAULT_MODEL_DIR)
-model.eval()
-stream = iter(SpeechStream(Path('.train'), model.tokenizer, batch_seconds=60, seed=46, vtlp_share=0.0))
-data = [next(stream)[:2] for _ in range(batches)]
-rec = dict(step=meta['step'], batches=batches, clips=sum(len(c) for c, _ in data), audio_s=round(sum(len(x) for c, _ in data for x in c) / 16000, 1), losses={})
+model, meta, data, rec = probe(batches, seed=46)
 with torch.no_grad():
     for a in FACTORS:
         ce, ctc = zip(*[losses(model, clips, ids, [a] * len(clips)) for clips, ids in data])

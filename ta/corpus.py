@@ -13,17 +13,19 @@ import soxr
 import torch
 from torch import Tensor
 from .errors import TaError
-from .features import N_FFT, SAMPLE_RATE
+from .features import FRAME_STACK, N_FFT, N_MELS, SAMPLE_RATE
 
 # %% auto #0
 __all__ = ['ENGLISH', 'VARIANTS', 'HELD_OUT_ACCENT', 'HELD_OUT_VARIANTS', 'ESPEAK_RATE', 'MADE_PREFIX', 'MADE_VARIANTS',
            'MAX_MADE_VARIANTS', 'MADE_VARIANT_SHARE', 'FLITE_VOICES', 'HELD_OUT_FLITE', 'FLITE_SHARE', 'PITCH_RANGE',
            'PITCH_SPREAD', 'FESTIVAL_VOICES', 'FESTIVAL_SHARE', 'FESTIVAL_GC_EVERY', 'HELD_OUT_BOOKS', 'SPEED_SHARE',
-           'SPEED_RANGE', 'VTLP_SHARE', 'VTLP_RANGE', 'VTLP_EDGE_HZ', 'PASSAGE_SHARE', 'MAX_CRASHES_IN_A_ROW',
-           'PIPER_VOICE', 'voices', 'made_variants', 'espeak_data', 'Espeak', 'SynthesisCrashed', 'IsolatedEspeak',
-           'random_variant', 'made_voices', 'ProgramFailed', 'program_speech', 'read_speech', 'Flite', 'scheme_string',
-           'Festival', 'read_lines', 'read_kjv', 'read_words', 'word_salad', 'number_sentence', 'Texts', 'add_reverb',
-           'add_noise', 'telephone', 'augment', 'change_speed', 'speed_perturb', 'vtlp_source', 'vtlp', 'vtlp_factors',
+           'SPEED_RANGE', 'VTLP_SHARE', 'VTLP_RANGE', 'VTLP_EDGE_HZ', 'SPEC_AUGMENT_SHARE', 'FREQ_MASKS',
+           'FREQ_MASK_BINS', 'TIME_MASKS', 'TIME_MASK_STEPS', 'TIME_MASK_SHARE', 'PASSAGE_SHARE',
+           'MAX_CRASHES_IN_A_ROW', 'PIPER_VOICE', 'voices', 'made_variants', 'espeak_data', 'Espeak',
+           'SynthesisCrashed', 'IsolatedEspeak', 'random_variant', 'made_voices', 'ProgramFailed', 'program_speech',
+           'read_speech', 'Flite', 'scheme_string', 'Festival', 'read_lines', 'read_kjv', 'read_words', 'word_salad',
+           'number_sentence', 'Texts', 'add_reverb', 'add_noise', 'telephone', 'augment', 'change_speed',
+           'speed_perturb', 'vtlp_source', 'vtlp', 'vtlp_factors', 'spec_augment_draws', 'spec_masks', 'spec_augment',
            'Utterance', 'passage', 'utterance', 'Piper']
 
 # %% ../nbs/13_corpus.ipynb #8aa230e3
@@ -431,6 +433,35 @@ def vtlp_factors(rng: np.random.Generator, n: int, share: float = VTLP_SHARE) ->
     "Warp factors of n training clips: each with probability `share` drawn uniformly from `VTLP_RANGE`, else 1.0 (left as it is)."
     lo, hi = VTLP_RANGE
     return [float(rng.uniform(lo, hi)) if rng.random() < share else 1.0 for _ in range(n)]
+
+# %% ../nbs/13_corpus.ipynb #spec2
+SPEC_AUGMENT_SHARE = 0.0                      # training clips masked (`spec_augment`); 0 until a call measures it (one change a call)
+FREQ_MASKS, FREQ_MASK_BINS = 2, 13            # bands a masked clip loses, each up to this many of the 80 mel bins (half of Park et al.'s LD policy, 2 x 27)
+TIME_MASKS, TIME_MASK_STEPS, TIME_MASK_SHARE = 2, 25, 0.1   # spans it loses, each up to 25 steps of 20 ms and a tenth of the clip (LD: 100 frames of 10 ms, a fifth)
+
+def spec_augment_draws(rng: np.random.Generator, n: int, share: float = SPEC_AUGMENT_SHARE) -> list[np.ndarray | None]:
+    "For n training clips: with probability `share`, the 2 x (FREQ_MASKS + TIME_MASKS) uniform numbers in [0, 1) that `spec_augment` turns into a clip's masks, else None (left as it is)."
+    return [rng.random(2 * (FREQ_MASKS + TIME_MASKS)) if rng.random() < share else None for _ in range(n)]
+
+def spec_masks(steps: list[int], width: int, draws: list[np.ndarray | None]) -> tuple[np.ndarray, np.ndarray]:
+    "Boolean masks (True: hidden) of the mel bins [B, N_MELS] and the steps [B, width] of clips with `steps[i]` valid steps, from `spec_augment_draws`: per clip with draws, FREQ_MASKS bands of 0..FREQ_MASK_BINS bins and TIME_MASKS spans of 0..min(TIME_MASK_STEPS, TIME_MASK_SHARE x steps) steps, placed uniformly."
+    bins, time = np.zeros((len(steps), N_MELS), bool), np.zeros((len(steps), width), bool)
+    for i, (n, d) in enumerate(zip(steps, draws)):
+        if d is None: continue
+        for k in range(FREQ_MASKS):
+            w = int(d[2 * k] * (FREQ_MASK_BINS + 1)); lo = int(d[2 * k + 1] * (N_MELS - w + 1)); bins[i, lo:lo + w] = True
+        cap = min(TIME_MASK_STEPS, int(TIME_MASK_SHARE * n))
+        for k in range(FREQ_MASKS, FREQ_MASKS + TIME_MASKS):
+            w = int(d[2 * k] * (cap + 1)); lo = int(d[2 * k + 1] * (n - w + 1)); time[i, lo:lo + w] = True
+    return bins, time
+
+def spec_augment(feats: Tensor, steps: list[int], draws: list[np.ndarray | None]) -> Tensor:
+    "SpecAugment's masks on features float32 [B, T, 320] (each 20 ms step: 2 frames x (80 log-mel, 80 deltas), `ta.features`) of clips with `steps[i]` valid steps: the bins and steps of `spec_masks` set to 0, on the features' device. A new tensor; clips whose draws are None are left as they are."
+    if all(d is None for d in draws): return feats
+    bins, time = (torch.from_numpy(m).to(feats.device) for m in spec_masks(steps, feats.shape[1], draws))
+    x = feats.view(*feats.shape[:2], FRAME_STACK, 2, N_MELS)                       # [B, T, frame, (log-mel, delta), mel]
+    keep = ~(bins[:, None, None, None, :] | time[:, :, None, None, None])
+    return (x * keep).view(feats.shape)
 
 # %% ../nbs/13_corpus.ipynb #0cfc4a59
 @dataclass

@@ -14,7 +14,7 @@ from torch import Tensor
 from safetensors.torch import save_file, load_file
 from transformers import PreTrainedTokenizerFast, GraniteSpeech5EncoderConfig, GraniteSpeech5Encoder, Qwen3_5TextConfig, Qwen3_5ForCausalLM
 from transformers.utils import logging as hf_logging
-from .corpus import Festival, FESTIVAL_SHARE, Flite, IsolatedEspeak, FLITE_SHARE, MADE_VARIANTS, MAX_MADE_VARIANTS, made_voices, HELD_OUT_FLITE, Piper, PIPER_VOICE, Texts, Utterance, read_kjv, read_words, number_sentence, utterance, augment, speed_perturb, PASSAGE_SHARE, VTLP_SHARE, vtlp, vtlp_factors
+from .corpus import Festival, FESTIVAL_SHARE, Flite, IsolatedEspeak, FLITE_SHARE, MADE_VARIANTS, MAX_MADE_VARIANTS, made_voices, HELD_OUT_FLITE, Piper, PIPER_VOICE, Texts, Utterance, read_kjv, read_words, number_sentence, utterance, augment, speed_perturb, PASSAGE_SHARE, VTLP_SHARE, vtlp, vtlp_factors, SPEC_AUGMENT_SHARE, spec_augment, spec_augment_draws
 from .eval import normalize, row_errors, corpus_wer
 from .features import SAMPLE_RATE, batch_clip_features
 from .errors import TaError
@@ -73,10 +73,12 @@ def batch_inputs(model: ASRModel, audio: Tensor, n_audio: Tensor, targets: list[
 REWARM = 200      # steps of linear learning-rate warm-up after a resume (Adam restarts from zero moments)
 CTC_WEIGHT = 0.3   # auxiliary CTC on the encoder's mid-layer head (the self-conditioned CTC layer the published encoder has)
 
-def losses(model: ASRModel, clips: list[Tensor], targets: list[list[int]], warps: list[float] | None = None) -> tuple[Tensor, Tensor]:
-    "Cross-entropy of the decoder on the targets and CTC of the encoder's mid-layer head, for 16 kHz float32 clips and their token ids; each clip's formants moved by its factor in `warps` (`vtlp`; None or all 1.0: none moved)."
+def losses(model: ASRModel, clips: list[Tensor], targets: list[list[int]], warps: list[float] | None = None,
+           masks: list[np.ndarray | None] | None = None) -> tuple[Tensor, Tensor]:
+    "Cross-entropy of the decoder on the targets and CTC of the encoder's mid-layer head, for 16 kHz float32 clips and their token ids; each clip's formants moved by its factor in `warps` (`vtlp`; None or all 1.0: none moved) and its features masked by its draws in `masks` (`spec_augment`; None or all None: none masked)."
     warp = None if warps is None or all(a == 1.0 for a in warps) else (lambda s: vtlp(s, torch.tensor(warps)))
     feats, frames = batch_clip_features(clips, model.device, power=warp)           # [B, T, 320]
+    if masks is not None: feats = spec_augment(feats, frames, masks)
     mask = torch.arange(feats.shape[1], device=feats.device)[None] < torch.tensor(frames, device=feats.device)[:, None]
     mid = {}
     hook = model.encoder.out.register_forward_hook(lambda m, i, o: mid.__setitem__('logits', o))
@@ -95,13 +97,13 @@ def losses(model: ASRModel, clips: list[Tensor], targets: list[list[int]], warps
 REUSE = 2   # batches each synthesised utterance is in, freshly augmented each time: synthesis is most of the loader's CPU
 
 class SpeechStream(torch.utils.data.IterableDataset):
-    "Endless batches of augmented synthetic utterances of `split` (16 kHz float32 clips, token ids, each clip's `vtlp` factor: 1.0 for all but `vtlp_share` of them), about `batch_seconds` of audio each, rows of similar length together; spoken by espeak-ng (with `made_variants` random speakers of its own, `made_voices`), flite (`flite_share` of utterances) or festival (`festival_share`); `passage_share` of utterances verses in a row (`passage`); each utterance in `reuse` batches, augmented afresh for each (its speed, `speed_perturb`, then room, band, noise and level, `augment`, and a formant warp factor, `vtlp_factors`)."
+    "Endless batches of augmented synthetic utterances of `split` (16 kHz float32 clips, token ids, each clip's `vtlp` factor: 1.0 for all but `vtlp_share` of them, each clip's `spec_augment` draws: None for all but `spec_augment_share` of them), about `batch_seconds` of audio each, rows of similar length together; spoken by espeak-ng (with `made_variants` random speakers of its own, `made_voices`), flite (`flite_share` of utterances) or festival (`festival_share`); `passage_share` of utterances verses in a row (`passage`); each utterance in `reuse` batches, augmented afresh for each (its speed, `speed_perturb`, then room, band, noise and level, `augment`, and a formant warp factor, `vtlp_factors`)."
     def __init__(self, data: Path, tokenizer, split: str = 'train', batch_seconds: float = 600, seed: int = 0, group: int = 4,
                  flite_share: float = FLITE_SHARE, reuse: int = REUSE, passage_share: float = PASSAGE_SHARE, festival_share: float = FESTIVAL_SHARE,
-                 made_variants: int = MADE_VARIANTS, vtlp_share: float = VTLP_SHARE):
+                 made_variants: int = MADE_VARIANTS, vtlp_share: float = VTLP_SHARE, spec_augment_share: float = SPEC_AUGMENT_SHARE):
         self.data, self.tok, self.split, self.batch_seconds, self.seed, self.group = Path(data), tokenizer, split, batch_seconds, seed, group
         self.flite_share, self.reuse, self.passage_share, self.festival_share, self.made = flite_share, reuse, passage_share, festival_share, made_variants
-        self.vtlp_share = vtlp_share
+        self.vtlp_share, self.spec_augment_share = vtlp_share, spec_augment_share
 
     def __iter__(self):
         info = torch.utils.data.get_worker_info()
@@ -119,7 +121,8 @@ class SpeechStream(torch.utils.data.IterableDataset):
                 for i in np.concatenate([rng.permutation(self.group) for _ in range(self.reuse)]):
                     if not (us := pool[cuts[i]:cuts[i + 1]]): continue   # fewer utterances than groups
                     yield ([augment(speed_perturb(torch.from_numpy(u.audio), rng), rng) for u in us],
-                           [self.tok(u.text, add_special_tokens=False).input_ids for u in us], vtlp_factors(rng, len(us), self.vtlp_share))
+                           [self.tok(u.text, add_special_tokens=False).input_ids for u in us], vtlp_factors(rng, len(us), self.vtlp_share),
+                           spec_augment_draws(rng, len(us), self.spec_augment_share))
 
 def load_texts(data: Path) -> Texts:
     "The training texts in `data` (made by `bench/train_data.sh`): kjv.txt.gz (verses) and words.txt.gz (a word list). Raises `TaError` when they are missing, damaged or empty."
@@ -201,6 +204,7 @@ class TrainArgs:
     passage_share: float = PASSAGE_SHARE  # of training utterances that are verses in a row, as many as fit into a chunk
     made_variants: int = MADE_VARIANTS    # random espeak-ng speakers each loader worker makes (0: the wheel's variants only)
     vtlp_share: float = VTLP_SHARE        # of training clips whose formants are moved (`vtlp`, from stop 46)
+    spec_augment_share: float = SPEC_AUGMENT_SHARE   # of training clips whose features are masked (`spec_augment`, from stop 47)
     seed: int = 0
 
 # %% ../nbs/14_train.ipynb #d73b24e0
@@ -327,15 +331,16 @@ def _start(a: TrainArgs, device: str) -> tuple[ASRModel, torch.optim.Optimizer, 
 def _batches(a: TrainArgs, tokenizer, meta: dict):
     "An iterator over `SpeechStream` batches from `a.workers` processes, seeded by the step and the loader restarts so far."
     seed = a.seed * 7919 + meta['step'] + 104_729 * meta.get('loader_restarts', 0)
-    return iter(torch.utils.data.DataLoader(SpeechStream(a.data, tokenizer, batch_seconds=a.batch_seconds, seed=seed, flite_share=a.flite_share, reuse=a.reuse, passage_share=a.passage_share, festival_share=a.festival_share, made_variants=a.made_variants, vtlp_share=a.vtlp_share), batch_size=None,
+    return iter(torch.utils.data.DataLoader(SpeechStream(a.data, tokenizer, batch_seconds=a.batch_seconds, seed=seed, flite_share=a.flite_share, reuse=a.reuse, passage_share=a.passage_share, festival_share=a.festival_share, made_variants=a.made_variants, vtlp_share=a.vtlp_share, spec_augment_share=a.spec_augment_share), batch_size=None,
                                             num_workers=a.workers, prefetch_factor=4 if a.workers else None))
 
-def _step(model: ASRModel, opt: torch.optim.Optimizer, clips: list[Tensor], targets: list[list[int]], lr: float, warps: list[float] | None = None) -> tuple[Tensor, ...]:
-    "One optimiser step at `lr` in bf16 autocast (on CUDA), gradients clipped to norm 1, each clip's formants moved by its factor in `warps`: the cross-entropy, CTC and gradient norm, on the device."
+def _step(model: ASRModel, opt: torch.optim.Optimizer, clips: list[Tensor], targets: list[list[int]], lr: float, warps: list[float] | None = None,
+          masks: list[np.ndarray | None] | None = None) -> tuple[Tensor, ...]:
+    "One optimiser step at `lr` in bf16 autocast (on CUDA), gradients clipped to norm 1, each clip's formants moved by its factor in `warps` and its features masked by its draws in `masks`: the cross-entropy, CTC and gradient norm, on the device."
     device = model.device
     for g in opt.param_groups: g['lr'] = lr
     with torch.autocast(device.type, torch.bfloat16, enabled=device.type == 'cuda'):
-        ce, ctc = losses(model, [c.to(device, non_blocking=True) for c in clips], targets, warps)
+        ce, ctc = losses(model, [c.to(device, non_blocking=True) for c in clips], targets, warps, masks)
     opt.zero_grad(set_to_none=True)
     (ce + CTC_WEIGHT * ctc).backward()
     norm = torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
@@ -381,8 +386,8 @@ def _loop(a: TrainArgs, model: ASRModel, opt: torch.optim.Optimizer, meta: dict,
     while not stop.is_set() and time.time() - t0 < a.minutes * 60 and meta['step'] < a.total_steps:
         rewarm = min(1.0, (meta['step'] - first + 1) / REWARM) if first else 1.0   # fresh Adam moments after a resume
         try:
-            t = time.time(); clips, targets, warps = next(batches); wait += time.time() - t
-            ce, ctc, norm = _step(model, opt, clips, targets, rewarm * lr_at(meta['step'], a.lr, a.warmup, a.total_steps), warps)
+            t = time.time(); clips, targets, warps, masks = next(batches); wait += time.time() - t
+            ce, ctc, norm = _step(model, opt, clips, targets, rewarm * lr_at(meta['step'], a.lr, a.warmup, a.total_steps), warps, masks)
         except (RuntimeError, TaError) as e:   # a worker died or raised (espeak-ng's crashes stay in its child): new loader, batch skipped
             if not _loader_failed(e): raise
             if stop.is_set(): break            # its workers died of the SIGTERM this process got: not a crash
@@ -438,7 +443,8 @@ ARG_HELP = dict(out='the run folder: state/ (resumed from when present), checkpo
                 reuse='batches each synthesised utterance is in, augmented afresh each time (at least 1)',
                 passage_share='share of utterances that are verses in a row, as many as fit into a chunk, 0 to 1',
                 made_variants=f'random espeak-ng speakers each loader worker makes, 0 to {MAX_MADE_VARIANTS} (0: the wheel\'s variants only)',
-                vtlp_share='share of training clips whose formants are moved by a random factor (vocal tract length perturbation), 0 to 1', seed='seed of the data and the initial weights (0 to 2^63 - 1)')
+                vtlp_share='share of training clips whose formants are moved by a random factor (vocal tract length perturbation), 0 to 1',
+                spec_augment_share='share of training clips whose features lose 2 random bands of mel bins and 2 random spans of time (SpecAugment), 0 to 1', seed='seed of the data and the initial weights (0 to 2^63 - 1)')
 
 def _check(p: argparse.ArgumentParser, a: argparse.Namespace):
     "Refuse values the loop cannot run with, through the parser's error (exit code 2)."
@@ -447,7 +453,7 @@ def _check(p: argparse.ArgumentParser, a: argparse.Namespace):
                      ('lr', 0 < a.lr < math.inf), ('warmup', a.warmup >= 0), ('eval_every', a.eval_every >= 1),
                      ('eval_utterances', a.eval_utterances >= 1), ('workers', a.workers >= 0), ('dim', a.dim >= heads and a.dim % heads == 0),
                      ('flite_share', 0 <= a.flite_share <= 1), ('festival_share', 0 <= a.festival_share <= 1 - a.flite_share), ('reuse', a.reuse >= 1), ('passage_share', 0 <= a.passage_share <= 1),
-                     ('made_variants', 0 <= a.made_variants <= MAX_MADE_VARIANTS), ('vtlp_share', 0 <= a.vtlp_share <= 1), ('seed', 0 <= a.seed < 2 ** 63)):
+                     ('made_variants', 0 <= a.made_variants <= MAX_MADE_VARIANTS), ('vtlp_share', 0 <= a.vtlp_share <= 1), ('spec_augment_share', 0 <= a.spec_augment_share <= 1), ('seed', 0 <= a.seed < 2 ** 63)):
         if not ok: p.error(f"--{name.replace('_', '-')} {getattr(a, name)}: {ARG_HELP[name]}")
     if a.evaluate is not None and a.evaluate < 1: p.error(f'--evaluate {a.evaluate}: N must be at least 1')
     if a.out.exists() and not a.out.is_dir(): p.error(f'--out {a.out}: a file, not a folder ({ARG_HELP["out"]})')
