@@ -9,9 +9,9 @@ from pathlib import Path
 from .errors import TaError
 
 # %% auto #0
-__all__ = ['NOTEBOOK_TIMEOUT_S', 'PASSED', 'RUN_MARK', 'cmd_serve', 'printable', 'cmd_transcribe', 'cmd_space', 'cmd_bench',
-           'cmd_eval', 'notebooks', 'test_notebook', 'run_tests', 'cmd_test', 'precommit_checks', 'run_checks',
-           'cmd_precommit', 'render_readme', 'cmd_readme', 'build_parser', 'parse_args', 'main']
+__all__ = ['AHEAD_S', 'NOTEBOOK_TIMEOUT_S', 'PASSED', 'RUN_MARK', 'cmd_serve', 'printable', 'cmd_transcribe', 'cmd_space',
+           'cmd_bench', 'cmd_eval', 'notebooks', 'test_notebook', 'run_tests', 'cmd_test', 'precommit_checks',
+           'run_checks', 'cmd_precommit', 'render_readme', 'cmd_readme', 'build_parser', 'parse_args', 'main']
 
 # %% ../nbs/12_cli.ipynb #c006
 def _add_settings_flags(p: argparse.ArgumentParser):
@@ -50,29 +50,41 @@ def printable(line: str) -> str:
     "line with every control character (Unicode category Cc: escape codes, carriage returns, newlines) and every bidirectional control (U+202E and kin, `_BIDI`) written as its Python escape, so a transcript or a file name cannot move the cursor, recolour or clear a terminal, display as other text, nor break the one line per file."
     return ''.join(ch.encode('unicode_escape').decode('ascii') if unicodedata.category(ch) == 'Cc' or ch in _BIDI else ch for ch in line)
 
+AHEAD_S = 3600.0   # seconds of decoded audio `ta transcribe` holds at once, sent and not yet written out (230 MB of float32 at 16 kHz); a longer file alone is always taken
+
 def cmd_transcribe(a) -> int:
-    "Transcribe local files with the model in-process; a bad file gets its error line and the others still go through."
+    "Transcribe local files with the model in-process, in order, at most `AHEAD_S` seconds of decoded audio held at once; a bad file gets its error line and the others still go through."
     import json
+    from collections import deque
     from ta.audio import audio_seconds
     from ta.pipeline import split_chunks, join_texts
     from ta.service import run_with_engine
     from ta.settings import Settings
-    audios = [_decode_or_error(f) for f in a.files]                  # bad files are known before the model loads
-    good = [x for x in audios if not isinstance(x, TaError)]
+    failed = []
+    def write_oldest(sent: deque) -> float:
+        "Wait for the oldest file's text and write its line (or its error's); the seconds of audio that frees."
+        f, got, seconds = sent.popleft()
+        if isinstance(got, TaError):
+            failed.append(f)
+            if a.json: print(json.dumps({'file': f, 'error': got.message}), flush=True)
+            else: print(printable(f'error: {f}: {got.message}'), file=sys.stderr, flush=True)
+            return 0.0
+        text = join_texts([x.result() for x in got])
+        print(json.dumps({'file': f, 'text': text, 'duration': round(seconds, 3)}) if a.json else printable(f'{f}: {text}' if len(a.files) > 1 else text), flush=True)
+        return seconds
     def lines(engine):
-        futures = [x if isinstance(x, TaError) else engine.submit(split_chunks(x)) for x in audios]
-        for f, fut, audio in zip(a.files, futures, audios):
-            if isinstance(fut, TaError):
-                if a.json: print(json.dumps({'file': f, 'error': fut.message}), flush=True)
-                else: print(printable(f'error: {f}: {fut.message}'), file=sys.stderr, flush=True)
-                continue
-            text, seconds = join_texts([x.result() for x in fut]), round(audio_seconds(audio), 3)
-            print(json.dumps({'file': f, 'text': text, 'duration': seconds}) if a.json else printable(f'{f}: {text}' if len(a.files) > 1 else text), flush=True)
-    if good:   # Ctrl-C stops the engine before the command ends (`run_with_engine`, nbs/07b_service)
+        sent, held = deque(), 0.0
+        for f in a.files:
+            while held >= AHEAD_S: held -= write_oldest(sent)
+            audio = _decode_or_error(f)
+            if isinstance(audio, TaError): sent.append((f, audio, 0.0)); continue
+            sent.append((f, engine.submit(split_chunks(audio)), audio_seconds(audio))); held += sent[-1][2]
+        while sent: write_oldest(sent)
+    if any(Path(f).is_file() for f in a.files):   # Ctrl-C stops the engine before the command ends (`run_with_engine`, nbs/07b_service)
         given = {k: v for k, v in dict(model=a.model, device=a.device, state_dtype=a.state_dtype, cpu_threads=a.cpu_threads).items() if v is not None}
         run_with_engine(Settings(**given, allow_slow_kernels=True), lines)
-    else: lines(None)
-    return 2 if len(good) < len(audios) else 0
+    else: lines(None)                           # no file to transcribe: only error lines, and no model loaded
+    return 2 if failed else 0
 
 # %% ../nbs/12_cli.ipynb #c010
 def cmd_space(a) -> int:
