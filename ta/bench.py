@@ -4,7 +4,7 @@
 
 # %% ../nbs/10_bench.ipynb #c002
 from __future__ import annotations
-import argparse, asyncio, json, mimetypes, os, queue, signal, threading, time, typing
+import argparse, asyncio, contextlib, json, mimetypes, os, queue, signal, threading, time, typing
 from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -20,7 +20,7 @@ from .errors import TaError
 __all__ = ['GAUGES', 'CLIENT_PROCESSES', 'Outcome', 'latency_summary', 'failure_counts', 'divergence', 'level_record',
            'stats_diff', 'audio_info', 'post_audio', 'http_level', 'fetch_stats', 'wait_ready', 'run_async',
            'client_process', 'ClientPool', 'Interrupted', 'run_http', 'offline_level', 'run_offline', 'table_rows',
-           'print_level', 'table_title', 'print_record', 'plot_runs', 'bench_parser', 'main_bench']
+           'print_level', 'table_title', 'print_record', 'plot_runs', 'bench_parser', 'ctrl_c_deferred', 'main_bench']
 
 # %% ../nbs/10_bench.ipynb #c006
 @dataclass
@@ -457,19 +457,36 @@ def _offline_settings(a: argparse.Namespace):
     return Settings(**{k: getattr(a, k) for k in Settings.model_fields if k not in _HTTP_ONLY and getattr(a, k, None) is not None})
 
 def _run(a: argparse.Namespace) -> tuple[dict, bool]:
-    "The run `a` asks for, printing a line per level: (its record, whether Ctrl-C cut it short)."
+    "The run `a` asks for, printing a line per level: (its record, whether Ctrl-C came before it ended; its levels may all be there)."
     from ta.patches.bench import repo_path
     audio = Path(a.audio) if a.audio else repo_path('fixtures', 'speech_17s.flac')
     try: return (run_offline(audio, _offline_settings(a), a.levels, a.rounds, print_level) if a.offline else
                  run_http(audio, a.url, a.levels, a.rounds, a.api_key, a.timeout, a.ready_timeout, a.client_processes, print_level)), False
     except Interrupted as e: return e.run, True
 
+@contextlib.contextmanager
+def ctrl_c_deferred():
+    "For the block, in the main thread: the first Ctrl-C is noted in the list it yields instead of raised, and a second one raises as usual, so what is finished gets written whole (elsewhere, as under Jupyter, nothing changes)."
+    got = []
+    if threading.current_thread() is not threading.main_thread(): yield got; return
+    before = signal.getsignal(signal.SIGINT)
+    def note(signum, frame): got.append(signum); signal.signal(signal.SIGINT, before)
+    signal.signal(signal.SIGINT, note)
+    try: yield got
+    finally: signal.signal(signal.SIGINT, before)
+
 def main_bench(argv: list[str] | None = None) -> int:
     "`ta bench`: run the benchmark, write the JSON record and the plot, print the table; 0 when every request succeeded, 1 when some failed, 130 after Ctrl-C."
     a = bench_parser().parse_args(argv)   # first: --help needs nothing heavy
-    from ta.patches.bench import environment
     if a.rounds < 1: raise TaError(f'--rounds {a.rounds}: give at least 1')
-    run, partial = _run(a)
+    run, interrupted = _run(a)
+    with ctrl_c_deferred() as late:   # the record of the levels finished is written whole, whenever Ctrl-C comes from now on
+        return _write(a, run, interrupted, late)
+
+def _write(a: argparse.Namespace, run: dict, interrupted: bool, late: list) -> int:
+    "Write `run`'s record and plot and print its table; the exit code (130 when Ctrl-C came, `interrupted` before the run ended or `late` during this)."
+    from ta.patches.bench import environment
+    partial = interrupted and len(run['levels']) < len(a.levels)
     if partial and not run['levels']: print('interrupted (Ctrl-C) before a level finished: nothing written', flush=True); return 130
     label = a.label or run['mode']
     budget = (run.get('model_settings') or run.get('health') or {}).get('synthetic_tokens_per_second')
@@ -481,6 +498,7 @@ def main_bench(argv: list[str] | None = None) -> int:
     out.parent.mkdir(parents=True, exist_ok=True); out.write_text(json.dumps(rec, indent=1) + '\n')
     plot = plot_runs([rec], a.plot or out.with_suffix('.png'))
     print_record(rec)
-    cut = f" (partial: interrupted by Ctrl-C after {len(run['levels'])} of {len(a.levels)} levels)" if partial else ''
+    cut = (f" (partial: interrupted by Ctrl-C after {len(run['levels'])} of {len(a.levels)} levels)" if partial else
+           ' (Ctrl-C came after the last level: the record is whole)' if interrupted or late else '')
     print(f'wrote {out} and {plot}{cut}', flush=True)
-    return 130 if partial else 0 if all(l['failed'] == 0 for l in rec['levels']) else 1
+    return 130 if interrupted or late else 0 if all(l['failed'] == 0 for l in rec['levels']) else 1

@@ -82,13 +82,14 @@ def run_with_engine(settings: Settings, work: Callable[[DecodeEngine], Any], sto
                 if not stop.is_set(): out['value'] = work(e)
             finally: e.close()
         except BaseException as x: out['error'] = x
-    thread = threading.Thread(target=run, name='ta-engine-work', daemon=True); thread.start()
+        finally: out['ended'] = True
+    threading.Thread(target=run, name='ta-engine-work', daemon=True).start()
     try:
-        while thread.is_alive(): thread.join(0.05)
+        while 'ended' not in out: time.sleep(0.02)   # not Thread.join: see above
     except KeyboardInterrupt:
         stop.set()
         if engine: engine[0].close()          # the work's waits fail now (ShuttingDown); `close` is idempotent
-        while thread.is_alive(): thread.join(0.05)
+        while 'ended' not in out: time.sleep(0.02)
         raise
     if 'error' in out: raise out['error']
     return out['value']

@@ -24,11 +24,12 @@ from .tiny import build_tokenizer, write_layout_files
 
 # %% auto #0
 __all__ = ['DEFAULT_VOCAB', 'DEFAULT_DIM', 'MAX_NEW_TOKENS', 'REWARM', 'CTC_WEIGHT', 'REUSE', 'SHARD_BYTES', 'TRAINING_LOG',
-           'SAVE_EVERY_S', 'MAX_LOADER_RESTARTS', 'LOG_EVERY', 'ARG_HELP', 'STATE_FILES', 'default_configs',
-           'new_model', 'batch_inputs', 'losses', 'SpeechStream', 'load_texts', 'test_set', 'held_out_wer',
-           'voice_test_set', 'passage_test_set', 'piper_test_set', 'flite_test_set', 'lr_at', 'TrainArgs',
-           'unique_tensors', 'save_shards', 'load_shards', 'swap_in', 'save_state', 'checkpoint_tensors', 'restore',
-           'evaluate_state', 'export_checkpoint', 'keep_state', 'training_corpus', 'train', 'train_parser', 'main']
+           'SAVE_EVERY_S', 'MAX_LOADER_RESTARTS', 'LOG_EVERY', 'ARG_HELP', 'STATE_FILES', 'KEPT_FILES',
+           'default_configs', 'new_model', 'batch_inputs', 'losses', 'SpeechStream', 'load_texts', 'test_set',
+           'held_out_wer', 'voice_test_set', 'passage_test_set', 'piper_test_set', 'flite_test_set', 'lr_at',
+           'TrainArgs', 'unique_tensors', 'save_shards', 'load_shards', 'swap_in', 'save_state', 'checkpoint_tensors',
+           'restore', 'evaluate_state', 'export_checkpoint', 'keep_state', 'training_corpus', 'train', 'train_parser',
+           'main']
 
 # %% ../nbs/14_train.ipynb #2e77954e
 DEFAULT_VOCAB = 1024      # BPE tokens, specials included: ~1.3 per English word
@@ -432,7 +433,7 @@ def train_parser() -> argparse.ArgumentParser:
     only.add_argument('--evaluate', type=int, metavar='N', help='only score the state in --out/state on N held-out espeak-ng, N flite and N piper utterances, into --out/evaluation.json')
     return p
 
-ARG_HELP = dict(out='the run folder: state/ (resumed from when present), checkpoint/, evaluation.json',
+ARG_HELP = dict(out='the run folder: state/ (resumed from when present; it holds the evaluations made while training), checkpoint/, evaluation.json (--evaluate)',
                 data='kjv.txt.gz and words.txt.gz, from `bash bench/train_data.sh`', total_steps="the schedule's length, across resumed runs (at least 1)",
                 minutes='stop this run (and save) after this long (finite, above 0)', batch_seconds='seconds of audio a step (finite, at least 1)',
                 lr='peak learning rate (finite, above 0)', warmup='warm-up steps of a new run (0 or more)', workers='loader processes, 0 or more (0: in this process)',
@@ -477,12 +478,19 @@ def _holds_checkpoint(folder: Path) -> bool:
     except (OSError, ValueError, AttributeError): return False
 
 STATE_FILES = {'meta.json', 'tokenizer.json', 'tokenizer_config.json', 'special_tokens_map.json', 'chat_template.jinja'}   # besides weights-K.safetensors
+KEPT_FILES = STATE_FILES - {'meta.json'} | {TRAINING_LOG, 'config.json', 'model.safetensors', 'preprocessor_config.json', 'encoder', 'decoder',
+                                           'encoder/config.json', 'encoder/model.safetensors', 'decoder/config.json', 'decoder/generation_config.json', 'decoder/model.safetensors'}   # what `keep_state` writes
+
+def _foreign(folder: Path) -> list[str]:
+    "What `folder` holds besides a training state's files (`STATE_FILES`, weights-K.safetensors) or a kept checkpoint's (`KEPT_FILES`, when it has its `TRAINING_LOG`): the user's own, which replacing the folder would delete."
+    if (folder / TRAINING_LOG).is_file() and _holds_checkpoint(folder):
+        return sorted(r for p in folder.rglob('*') if (r := p.relative_to(folder).as_posix()) not in KEPT_FILES)
+    return sorted(f.name for f in folder.iterdir() if f.name not in STATE_FILES and not re.fullmatch(r'weights-\d+\.safetensors', f.name))
 
 def _check_keep(p: argparse.ArgumentParser, keep: Path):
     "`--keep` replaces its folder: refuse one that is neither a kept checkpoint (`keep_state`'s) nor a training state, and the side folders a replacement would clear."
     if keep.exists() and not keep.is_dir(): p.error(f'--keep {keep}: a file, not a folder')
-    if keep.is_dir() and not ((keep / TRAINING_LOG).is_file() and _holds_checkpoint(keep)) and (
-            other := sorted(f.name for f in keep.iterdir() if f.name not in STATE_FILES and not re.fullmatch(r'weights-\d+\.safetensors', f.name))):
+    if keep.is_dir() and (other := _foreign(keep)):
         p.error(f'--keep {keep}: holds {", ".join(other[:3])}, not a kept state; --keep replaces the folder, so name a new one')
     for side in (keep.resolve().with_name(keep.resolve().name + s) for s in ('.tmp', '.old')):
         if side.exists(): p.error(f'--keep {keep}: {side} exists (left by a save that was cut short?); move it away first')
