@@ -339,8 +339,10 @@ def _setting_errors(e) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     "Entry point of the `ta` console command."
-    from pydantic import ValidationError
-    a = parse_args(argv)
+    try:
+        from pydantic import ValidationError
+        a = parse_args(argv)
+    except KeyboardInterrupt: print('interrupted', file=sys.stderr); return 130   # Ctrl-C while the command starts: no traceback either
     try: return a.func(a)
     except TaError as e:
         print(f'error: {e.message}', file=sys.stderr); return 2 if e.status < 500 else 1
