@@ -26,6 +26,8 @@
 #   stop 47 (planned; no device was lent): that call (cold, from ta/checkpoints/default at 11,433), then one sent while the
 #   machine is warm with SpecAugment's masks on every clip: RUN=/tmp/trainrun DEADLINE=575 ... 9.5 - --spec-augment-share 1
 #   (nbs/14_train "Next after it: masks")
+#   stop 48: the VTLP call with 5% of clips saying nothing (--no-speech-share 0.05, the default; nbs/14_train "With them:
+#   clips with nothing said"): RUN=/tmp/trainrun DEADLINE=575 ... 9.5, carrying .train without .train/run
 set -euo pipefail
 if [ "${1:-}" = --unpack ]; then   # into a new folder first: the state it replaces is the only copy of the steps before
   [ -d "${2:-}" ] && compgen -G "$2/state.tar.part-*" >/dev/null || { echo "usage: $0 --unpack <folder with state.tar.part-*>" >&2; exit 2; }

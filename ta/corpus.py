@@ -4,7 +4,7 @@
 
 # %% ../nbs/13_corpus.ipynb #4fbf71eb
 from __future__ import annotations
-import contextlib, ctypes, gzip, json, logging, os, re, resource, select, shutil, struct, subprocess, sys, tempfile, time
+import contextlib, ctypes, gzip, json, logging, math, os, re, resource, select, shutil, struct, subprocess, sys, tempfile, time
 from dataclasses import dataclass
 from pathlib import Path
 import numpy as np
@@ -21,12 +21,13 @@ __all__ = ['ENGLISH', 'VARIANTS', 'HELD_OUT_ACCENT', 'HELD_OUT_VARIANTS', 'ESPEA
            'PITCH_SPREAD', 'FESTIVAL_VOICES', 'FESTIVAL_SHARE', 'FESTIVAL_GC_EVERY', 'HELD_OUT_BOOKS', 'SPEED_SHARE',
            'SPEED_RANGE', 'VTLP_SHARE', 'VTLP_RANGE', 'VTLP_EDGE_HZ', 'SPEC_AUGMENT_SHARE', 'FREQ_MASKS',
            'FREQ_MASK_BINS', 'TIME_MASKS', 'TIME_MASK_STEPS', 'TIME_MASK_SHARE', 'PASSAGE_SHARE',
-           'MAX_CRASHES_IN_A_ROW', 'PIPER_VOICE', 'voices', 'made_variants', 'espeak_data', 'Espeak',
-           'SynthesisCrashed', 'IsolatedEspeak', 'random_variant', 'made_voices', 'ProgramFailed', 'program_speech',
-           'read_speech', 'Flite', 'scheme_string', 'Festival', 'read_lines', 'read_kjv', 'read_words', 'word_salad',
-           'number_sentence', 'Texts', 'add_reverb', 'add_noise', 'telephone', 'augment', 'change_speed',
-           'speed_perturb', 'vtlp_source', 'vtlp', 'vtlp_factors', 'spec_augment_draws', 'spec_masks', 'spec_augment',
-           'Utterance', 'passage', 'utterance', 'Piper']
+           'MAX_CRASHES_IN_A_ROW', 'NO_SPEECH_SHARE', 'NO_SPEECH_PEAK_DB', 'NO_SPEECH_VOICE', 'MAINS_HZ', 'PIPER_VOICE',
+           'voices', 'made_variants', 'espeak_data', 'Espeak', 'SynthesisCrashed', 'IsolatedEspeak', 'random_variant',
+           'made_voices', 'ProgramFailed', 'program_speech', 'read_speech', 'Flite', 'scheme_string', 'Festival',
+           'read_lines', 'read_kjv', 'read_words', 'word_salad', 'number_sentence', 'Texts', 'add_reverb',
+           'coloured_noise', 'add_noise', 'telephone', 'augment', 'change_speed', 'speed_perturb', 'vtlp_source',
+           'vtlp', 'vtlp_factors', 'spec_augment_draws', 'spec_masks', 'spec_augment', 'Utterance', 'passage',
+           'utterance', 'mains_hum', 'no_speech', 'Piper']
 
 # %% ../nbs/13_corpus.ipynb #8aa230e3
 ENGLISH = ['en-us', 'en', 'en-gb-x-rp', 'en-gb-scotland', 'en-gb-x-gbclan', 'en-gb-x-gbcwmd', 'en-us-nyc', 'en-029']
@@ -374,12 +375,16 @@ def add_reverb(x: Tensor, rng: np.random.Generator, rt60: float, drr_db: float) 
     f = _fft_len(len(x) + n - 1)
     return torch.fft.irfft(torch.fft.rfft(x, f) * torch.fft.rfft(ir, f), f)[:len(x)]
 
+def coloured_noise(n: int, rng: np.random.Generator, colour: float, device='cpu') -> Tensor:
+    "Noise float32 [n] on `device`, unscaled, whose power spectrum falls as f^-colour (0 white, 1 pink, 2 brown)."
+    f = _fft_len(n)                                                # coloured at a power of two, then cut
+    spec = torch.fft.rfft(_noise(f, rng, device))
+    spec[1:] /= torch.arange(1, len(spec), device=device) ** (colour / 2)
+    return torch.fft.irfft(spec, f)[:n]
+
 def add_noise(x: Tensor, rng: np.random.Generator, snr_db: float, colour: float) -> Tensor:
-    "`x` [n] plus noise at `snr_db`; its power spectrum falls as f^-colour (0 white, 1 pink, 2 brown)."
-    f = _fft_len(len(x))                                           # coloured at a power of two, then cut
-    spec = torch.fft.rfft(_noise(f, rng, x.device))
-    spec[1:] /= torch.arange(1, len(spec), device=x.device) ** (colour / 2)
-    noise = torch.fft.irfft(spec, f)[:len(x)]
+    "`x` [n] plus `coloured_noise` of `colour` at `snr_db`."
+    noise = coloured_noise(len(x), rng, colour, x.device)
     return x + noise * torch.sqrt(x.square().mean() / (noise.square().mean() + 1e-12) / 10 ** (snr_db / 10))
 
 def telephone(x: Tensor) -> Tensor:
@@ -388,12 +393,13 @@ def telephone(x: Tensor) -> Tensor:
     spec, f = torch.fft.rfft(x, n), torch.fft.rfftfreq(n, 1 / SAMPLE_RATE, device=x.device)
     return torch.fft.irfft(spec * ((f >= 300) & (f <= 3400)), n)[:len(x)]
 
-def augment(x: Tensor, rng: np.random.Generator) -> Tensor:
-    "One 16 kHz float32 clip [n] (any device) in a random room (40%: 0.1-0.8 s, 0-15 dB direct-to-reverberant), telephone band (10%), noise (70%, 5-40 dB SNR) and level (peak 0.05-1.0)."
+def augment(x: Tensor, rng: np.random.Generator, peak_db: tuple[float, float] | None = None) -> Tensor:
+    "One 16 kHz float32 clip [n] (any device) in a random room (40%: 0.1-0.8 s, 0-15 dB direct-to-reverberant), telephone band (10%), noise (70%, 5-40 dB SNR) and level (peak 0.05-1.0, or with `peak_db` a peak drawn uniformly in dB below full scale)."
     if rng.random() < 0.4: x = add_reverb(x, rng, float(rng.uniform(0.1, 0.8)), float(rng.uniform(0, 15)))
     if rng.random() < 0.1: x = telephone(x)
     if rng.random() < 0.7: x = add_noise(x, rng, float(rng.uniform(5, 40)), float(rng.choice([0.0, 1.0, 2.0])))
-    return x * (float(rng.uniform(0.05, 1.0)) / (x.abs().max() + 1e-6))
+    peak = float(rng.uniform(0.05, 1.0)) if peak_db is None else 10 ** (float(rng.uniform(*peak_db)) / 20)
+    return x * (peak / (x.abs().max() + 1e-6))
 
 # %% ../nbs/13_corpus.ipynb #speed2
 SPEED_SHARE, SPEED_RANGE = 0.6, (0.85, 1.15)   # training clips sped up or slowed down, and by how much (`speed_perturb`)
@@ -533,6 +539,30 @@ def _draw(tts: Espeak | IsolatedEspeak, texts: Texts, split: str, rng: np.random
         text = texts.sentence(split, rng, words)
         if len(x := say(text)) <= max_s * SAMPLE_RATE: return Utterance(x, text, voice)
     raise TaError(f'could not fit a sentence into {max_s} s')
+
+# %% ../nbs/13_corpus.ipynb #nosp2
+NO_SPEECH_SHARE = 0.05                  # of training utterances: nothing said, an empty transcript (`no_speech`, from stop 48)
+NO_SPEECH_PEAK_DB = (-70.0, -3.0)       # their peak level, drawn uniformly in dB below full scale (speech: `augment`'s -26 to 0)
+NO_SPEECH_VOICE = 'no-speech'           # the voice their `Utterance` names
+MAINS_HZ = (50.0, 60.0)                 # hum's fundamental: the mains frequency of most of the world, or of the Americas
+
+def mains_hum(n: int, rng: np.random.Generator) -> Tensor:
+    "Hum float32 [n] at 16 kHz, peak 1: a mains fundamental (`MAINS_HZ`) and its first four harmonics, each at a random amplitude and phase."
+    t, f0 = torch.arange(n) / SAMPLE_RATE, float(rng.choice(MAINS_HZ))
+    hum = sum(float(rng.uniform(0, 1)) * torch.sin(2 * math.pi * k * f0 * t + float(rng.uniform(0, 2 * math.pi))) for k in range(1, 6))
+    return hum / (hum.abs().max() + 1e-6)
+
+def no_speech(rng: np.random.Generator, max_s: float = 18.0, min_s: float = 1.0) -> Utterance:
+    "A clip of `min_s` to `max_s` seconds in which nothing is said, with an empty transcript: `coloured_noise` (colour 0-2), half the time swelling and fading (at 0.1-2 Hz), a quarter of the time under `mains_hum`; its peak drawn from `NO_SPEECH_PEAK_DB`."
+    n = int(rng.uniform(min_s, max_s) * SAMPLE_RATE)
+    x = coloured_noise(n, rng, float(rng.uniform(0, 2)))
+    x = x / (x.abs().max() + 1e-6)
+    if rng.random() < 0.5:
+        t = torch.arange(n) / SAMPLE_RATE
+        x = x * (0.55 + 0.45 * torch.sin(2 * math.pi * float(rng.uniform(0.1, 2.0)) * t + float(rng.uniform(0, 2 * math.pi))))
+    if rng.random() < 0.25: x = float(rng.uniform(0, 1)) * x + mains_hum(n, rng)
+    peak = 10 ** (float(rng.uniform(*NO_SPEECH_PEAK_DB)) / 20)
+    return Utterance((x * (peak / (x.abs().max() + 1e-6))).numpy(), '', NO_SPEECH_VOICE)
 
 # %% ../nbs/13_corpus.ipynb #23f41874
 PIPER_VOICE = 'piper:en_US-joe-medium'   # the name test rows carry

@@ -14,7 +14,7 @@ from torch import Tensor
 from safetensors.torch import save_file, load_file
 from transformers import PreTrainedTokenizerFast, GraniteSpeech5EncoderConfig, GraniteSpeech5Encoder, Qwen3_5TextConfig, Qwen3_5ForCausalLM
 from transformers.utils import logging as hf_logging
-from .corpus import Festival, FESTIVAL_SHARE, Flite, IsolatedEspeak, FLITE_SHARE, MADE_VARIANTS, MAX_MADE_VARIANTS, made_voices, HELD_OUT_FLITE, Piper, PIPER_VOICE, Texts, Utterance, read_kjv, read_words, number_sentence, utterance, augment, speed_perturb, PASSAGE_SHARE, VTLP_SHARE, vtlp, vtlp_factors, SPEC_AUGMENT_SHARE, spec_augment, spec_augment_draws
+from .corpus import Festival, FESTIVAL_SHARE, Flite, IsolatedEspeak, FLITE_SHARE, MADE_VARIANTS, MAX_MADE_VARIANTS, made_voices, HELD_OUT_FLITE, Piper, PIPER_VOICE, Texts, Utterance, read_kjv, read_words, number_sentence, utterance, augment, speed_perturb, PASSAGE_SHARE, VTLP_SHARE, vtlp, vtlp_factors, SPEC_AUGMENT_SHARE, spec_augment, spec_augment_draws, NO_SPEECH_SHARE, NO_SPEECH_PEAK_DB, no_speech
 from .eval import normalize, row_errors, corpus_wer
 from .features import SAMPLE_RATE, batch_clip_features
 from .errors import TaError
@@ -26,10 +26,10 @@ from .tiny import build_tokenizer, write_layout_files
 __all__ = ['DEFAULT_VOCAB', 'DEFAULT_DIM', 'MAX_NEW_TOKENS', 'REWARM', 'CTC_WEIGHT', 'REUSE', 'SHARD_BYTES', 'TRAINING_LOG',
            'SAVE_EVERY_S', 'MAX_LOADER_RESTARTS', 'LOG_EVERY', 'ARG_HELP', 'STATE_FILES', 'KEPT_FILES',
            'default_configs', 'new_model', 'batch_inputs', 'losses', 'SpeechStream', 'load_texts', 'test_set',
-           'held_out_wer', 'voice_test_set', 'passage_test_set', 'piper_test_set', 'flite_test_set', 'lr_at',
-           'TrainArgs', 'unique_tensors', 'save_shards', 'load_shards', 'swap_in', 'save_state', 'checkpoint_tensors',
-           'restore', 'evaluate_state', 'export_checkpoint', 'keep_state', 'training_corpus', 'train', 'train_parser',
-           'main']
+           'transcripts', 'no_speech_test_set', 'no_speech_words', 'held_out_wer', 'voice_test_set', 'passage_test_set',
+           'piper_test_set', 'flite_test_set', 'lr_at', 'TrainArgs', 'unique_tensors', 'save_shards', 'load_shards',
+           'swap_in', 'save_state', 'checkpoint_tensors', 'restore', 'evaluate_state', 'export_checkpoint',
+           'keep_state', 'training_corpus', 'train', 'train_parser', 'main']
 
 # %% ../nbs/14_train.ipynb #2e77954e
 DEFAULT_VOCAB = 1024      # BPE tokens, specials included: ~1.3 per English word
@@ -98,13 +98,14 @@ def losses(model: ASRModel, clips: list[Tensor], targets: list[list[int]], warps
 REUSE = 2   # batches each synthesised utterance is in, freshly augmented each time: synthesis is most of the loader's CPU
 
 class SpeechStream(torch.utils.data.IterableDataset):
-    "Endless batches of augmented synthetic utterances of `split` (16 kHz float32 clips, token ids, each clip's `vtlp` factor: 1.0 for all but `vtlp_share` of them, each clip's `spec_augment` draws: None for all but `spec_augment_share` of them), about `batch_seconds` of audio each, rows of similar length together; spoken by espeak-ng (with `made_variants` random speakers of its own, `made_voices`), flite (`flite_share` of utterances) or festival (`festival_share`); `passage_share` of utterances verses in a row (`passage`); each utterance in `reuse` batches, augmented afresh for each (its speed, `speed_perturb`, then room, band, noise and level, `augment`, and a formant warp factor, `vtlp_factors`)."
+    "Endless batches of augmented synthetic utterances of `split` (16 kHz float32 clips, token ids, each clip's `vtlp` factor: 1.0 for all but `vtlp_share` of them, each clip's `spec_augment` draws: None for all but `spec_augment_share` of them), `no_speech_share` of utterances with nothing said and an empty transcript (`no_speech`), about `batch_seconds` of audio each, rows of similar length together; spoken by espeak-ng (with `made_variants` random speakers of its own, `made_voices`), flite (`flite_share` of utterances) or festival (`festival_share`); `passage_share` of utterances verses in a row (`passage`); each utterance in `reuse` batches, augmented afresh for each (its speed, `speed_perturb`, then room, band, noise and level, `augment`, and a formant warp factor, `vtlp_factors`)."
     def __init__(self, data: Path, tokenizer, split: str = 'train', batch_seconds: float = 600, seed: int = 0, group: int = 4,
                  flite_share: float = FLITE_SHARE, reuse: int = REUSE, passage_share: float = PASSAGE_SHARE, festival_share: float = FESTIVAL_SHARE,
-                 made_variants: int = MADE_VARIANTS, vtlp_share: float = VTLP_SHARE, spec_augment_share: float = SPEC_AUGMENT_SHARE):
+                 made_variants: int = MADE_VARIANTS, vtlp_share: float = VTLP_SHARE, spec_augment_share: float = SPEC_AUGMENT_SHARE,
+                 no_speech_share: float = NO_SPEECH_SHARE):
         self.data, self.tok, self.split, self.batch_seconds, self.seed, self.group = Path(data), tokenizer, split, batch_seconds, seed, group
         self.flite_share, self.reuse, self.passage_share, self.festival_share, self.made = flite_share, reuse, passage_share, festival_share, made_variants
-        self.vtlp_share, self.spec_augment_share = vtlp_share, spec_augment_share
+        self.vtlp_share, self.spec_augment_share, self.no_speech_share = vtlp_share, spec_augment_share, no_speech_share
 
     def __iter__(self):
         info = torch.utils.data.get_worker_info()
@@ -115,13 +116,15 @@ class SpeechStream(torch.utils.data.IterableDataset):
             while True:
                 pool, total = [], 0.0
                 while total < self.group * self.batch_seconds:
-                    u = utterance(tts, texts, self.split, rng, flite=flite, flite_share=self.flite_share, passage_share=self.passage_share,
-                                  festival=festival, festival_share=self.festival_share); pool.append(u); total += len(u.audio) / SAMPLE_RATE
+                    if self.no_speech_share and rng.random() < self.no_speech_share: u = no_speech(rng)   # no draw at share 0: the stream stays as it was
+                    else: u = utterance(tts, texts, self.split, rng, flite=flite, flite_share=self.flite_share, passage_share=self.passage_share,
+                                        festival=festival, festival_share=self.festival_share)
+                    pool.append(u); total += len(u.audio) / SAMPLE_RATE
                 pool.sort(key=lambda u: len(u.audio))
                 cuts = np.linspace(0, len(pool), self.group + 1).astype(int)
                 for i in np.concatenate([rng.permutation(self.group) for _ in range(self.reuse)]):
                     if not (us := pool[cuts[i]:cuts[i + 1]]): continue   # fewer utterances than groups
-                    yield ([augment(speed_perturb(torch.from_numpy(u.audio), rng), rng) for u in us],
+                    yield ([augment(speed_perturb(torch.from_numpy(u.audio), rng), rng, None if u.text else NO_SPEECH_PEAK_DB) for u in us],
                            [self.tok(u.text, add_special_tokens=False).input_ids for u in us], vtlp_factors(rng, len(us), self.vtlp_share),
                            spec_augment_draws(rng, len(us), self.spec_augment_share))
 
@@ -145,11 +148,28 @@ def test_set(data: Path, n: int = 200, seed: int = 1234) -> list:
     return utts
 
 @torch.no_grad()
+def transcripts(model: ASRModel, utts: list, batch: int = 50) -> list[str]:
+    "Greedy transcripts of `utts` by `model`, `batch` clips at a time, in eval mode (the model's mode restored after)."
+    was = model.training
+    model.eval()
+    try: return [h for i in range(0, len(utts), batch) for h in model.transcribe_clips([u.audio for u in utts[i:i + batch]])]
+    finally: model.train(was)
+
+def no_speech_test_set(n: int = 50, seed: int = 1357) -> list[Utterance]:
+    "`n` clips with nothing said (`no_speech`), always the same ones."
+    rng = np.random.default_rng(seed)
+    return [no_speech(rng) for _ in range(n)]
+
+def no_speech_words(model: ASRModel, utts: list, batch: int = 50) -> dict:
+    "What `model` writes for clips with nothing said (`no_speech_test_set`): `words` per clip on average (0 is right), the share of clips with any text, and a few examples."
+    hyps = transcripts(model, utts, batch)
+    return dict(words=sum(len(h.split()) for h in hyps) / len(hyps), share_written=sum(bool(h.strip()) for h in hyps) / len(hyps),
+                examples=[h for h in hyps if h.strip()][:4])
+
+@torch.no_grad()
 def held_out_wer(model: ASRModel, utts: list, batch: int = 50, halves: bool = True) -> dict:
     "Greedy transcripts of `utts` by `model`: corpus WER (Whisper-normalised) overall, with `halves` also on the clean (even) and augmented (odd) rows as `test_set` lays them out, and a few examples."
-    model.eval()
-    hyps = [h for i in range(0, len(utts), batch) for h in model.transcribe_clips([u.audio for u in utts[i:i + batch]])]
-    model.train()
+    hyps = transcripts(model, utts, batch)
     rows = [row_errors(normalize(u.text), normalize(h)) for u, h in zip(utts, hyps)]
     split = dict(wer_clean=corpus_wer(rows[0::2]), wer_augmented=corpus_wer(rows[1::2])) if halves else {}
     return dict(wer=corpus_wer(rows), **split, examples=[dict(ref=u.text, hyp=h, voice=u.voice) for u, h in list(zip(utts, hyps))[:4]])
@@ -206,6 +226,7 @@ class TrainArgs:
     made_variants: int = MADE_VARIANTS    # random espeak-ng speakers each loader worker makes (0: the wheel's variants only)
     vtlp_share: float = VTLP_SHARE        # of training clips whose formants are moved (`vtlp`, from stop 46)
     spec_augment_share: float = SPEC_AUGMENT_SHARE   # of training clips whose features are masked (`spec_augment`, from stop 47)
+    no_speech_share: float = NO_SPEECH_SHARE  # of training utterances with nothing said and an empty transcript (`no_speech`, from stop 48)
     seed: int = 0
 
 # %% ../nbs/14_train.ipynb #d73b24e0
@@ -276,11 +297,11 @@ def restore(folder: Path) -> tuple[ASRModel, dict]:
     return model, meta
 
 def evaluate_state(state: Path, data: Path, n: int = 100) -> dict:
-    "Held-out WER of the model saved in `state`: `n` utterances of the held-out espeak-ng voices (half augmented), `n` of flite's held-out voice, `n` of the piper voice and `n` passages (several verses) in the held-out espeak-ng voices."
+    "Held-out WER of the model saved in `state`: `n` utterances of the held-out espeak-ng voices (half augmented), `n` of flite's held-out voice, `n` of the piper voice `n` passages (several verses) in the held-out espeak-ng voices, and what it writes for `n` clips with nothing said (`no_speech_words`)."
     model, meta = restore(state)
     return dict(step=meta['step'], espeak_held_out=held_out_wer(model, test_set(data, n)),
                 flite_held_out=held_out_wer(model, flite_test_set(data, n), halves=False), piper=held_out_wer(model, piper_test_set(data, n), halves=False),
-                espeak_held_out_passages=held_out_wer(model, passage_test_set(data, n), halves=False))
+                espeak_held_out_passages=held_out_wer(model, passage_test_set(data, n), halves=False), no_speech=no_speech_words(model, no_speech_test_set(n)))
 
 # %% ../nbs/14_train.ipynb #0edf1901
 def export_checkpoint(model: ASRModel, out: Path, dtype: torch.dtype = torch.bfloat16) -> Path:
@@ -332,7 +353,7 @@ def _start(a: TrainArgs, device: str) -> tuple[ASRModel, torch.optim.Optimizer, 
 def _batches(a: TrainArgs, tokenizer, meta: dict):
     "An iterator over `SpeechStream` batches from `a.workers` processes, seeded by the step and the loader restarts so far."
     seed = a.seed * 7919 + meta['step'] + 104_729 * meta.get('loader_restarts', 0)
-    return iter(torch.utils.data.DataLoader(SpeechStream(a.data, tokenizer, batch_seconds=a.batch_seconds, seed=seed, flite_share=a.flite_share, reuse=a.reuse, passage_share=a.passage_share, festival_share=a.festival_share, made_variants=a.made_variants, vtlp_share=a.vtlp_share, spec_augment_share=a.spec_augment_share), batch_size=None,
+    return iter(torch.utils.data.DataLoader(SpeechStream(a.data, tokenizer, batch_seconds=a.batch_seconds, seed=seed, flite_share=a.flite_share, reuse=a.reuse, passage_share=a.passage_share, festival_share=a.festival_share, made_variants=a.made_variants, vtlp_share=a.vtlp_share, spec_augment_share=a.spec_augment_share, no_speech_share=a.no_speech_share), batch_size=None,
                                             num_workers=a.workers, prefetch_factor=4 if a.workers else None))
 
 def _step(model: ASRModel, opt: torch.optim.Optimizer, clips: list[Tensor], targets: list[list[int]], lr: float, warps: list[float] | None = None,
@@ -353,7 +374,8 @@ def train(a: TrainArgs, stop: threading.Event | None = None) -> dict:
     device, stop = 'cuda' if torch.cuda.is_available() else 'cpu', stop or threading.Event()
     torch.manual_seed(a.seed)
     model, opt, meta = _start(a, device)
-    tests, first = (test_set(a.data, a.eval_utterances), passage_test_set(a.data, max(1, a.eval_utterances // 2))), meta['step']
+    tests = test_set(a.data, a.eval_utterances), passage_test_set(a.data, max(1, a.eval_utterances // 2)), no_speech_test_set(max(1, a.eval_utterances // 4))
+    first = meta['step']
     # transformers' torch Gated DeltaNet, never fla's chunked kernel even where fla is installed: its backward refuses
     # Triton 3.4-3.7.0 on Hopper (bench/h200/train_fla_backward_refused.log), and every step so far ran the torch code
     interrupted = False
@@ -380,7 +402,7 @@ def _loader_failed(e: BaseException) -> bool:
     "Whether `e` is a loader worker's failure that a new loader may mend: its death (a RuntimeError naming the DataLoader worker) or a `TaError` it raised (its espeak-ng child would not start, say), which the loader raises again here."
     return isinstance(e, TaError) or isinstance(e, RuntimeError) and 'DataLoader worker' in str(e)
 
-def _loop(a: TrainArgs, model: ASRModel, opt: torch.optim.Optimizer, meta: dict, tests: tuple[list, list], stop: threading.Event):
+def _loop(a: TrainArgs, model: ASRModel, opt: torch.optim.Optimizer, meta: dict, tests: tuple[list, list, list], stop: threading.Event):
     "The training steps of one run, until `a.minutes`, `a.total_steps` or `stop`: logs, evaluations and periodic saves into `meta` and `a.out`."
     t0 = saved = time.time(); window, first, wait, failures = [], meta['step'], 0.0, 0
     batches = _batches(a, model.tokenizer, meta)
@@ -413,10 +435,11 @@ def _log(meta: dict, window: list[Tensor], **extra):
     meta['log'].append(dict(step=meta['step'], ce=ce, ctc=ctc, grad_norm=norm, audio_hours=meta['audio_hours'], **extra))
     print(json.dumps(meta['log'][-1]), flush=True)
 
-def _evaluate(model: ASRModel, tests: tuple[list, list], meta: dict):
-    "Append the held-out WER at this step to `meta['evals']` and print it: on `tests`' sentences (`test_set`), and as `passages_wer` on its passages (`passage_test_set`, from stop 40)."
-    sentences, passages = tests
-    r = held_out_wer(model, sentences) | dict(passages_wer=held_out_wer(model, passages, halves=False)['wer'], step=meta['step'])
+def _evaluate(model: ASRModel, tests: tuple[list, list, list], meta: dict):
+    "Append the held-out WER at this step to `meta['evals']` and print it: on `tests`' sentences (`test_set`), as `passages_wer` on its passages (`passage_test_set`, from stop 40), and as `no_speech_words` the words written per clip with nothing said (`no_speech_test_set`, from stop 48)."
+    sentences, passages, silences = tests
+    r = held_out_wer(model, sentences) | dict(passages_wer=held_out_wer(model, passages, halves=False)['wer'],
+                                              no_speech_words=no_speech_words(model, silences)['words'], step=meta['step'])
     meta['evals'].append(r); print(json.dumps(r), flush=True)
 
 # %% ../nbs/14_train.ipynb #865be914
@@ -445,7 +468,8 @@ ARG_HELP = dict(out='the run folder: state/ (resumed from when present; it holds
                 passage_share='share of utterances that are verses in a row, as many as fit into a chunk, 0 to 1',
                 made_variants=f'random espeak-ng speakers each loader worker makes, 0 to {MAX_MADE_VARIANTS} (0: the wheel\'s variants only)',
                 vtlp_share='share of training clips whose formants are moved by a random factor (vocal tract length perturbation), 0 to 1',
-                spec_augment_share='share of training clips whose features lose 2 random bands of mel bins and 2 random spans of time (SpecAugment), 0 to 1', seed='seed of the data and the initial weights (0 to 2^63 - 1)')
+                spec_augment_share='share of training clips whose features lose 2 random bands of mel bins and 2 random spans of time (SpecAugment), 0 to 1',
+                no_speech_share='share of utterances with nothing said (noise, hum) and an empty transcript, 0 to 1', seed='seed of the data and the initial weights (0 to 2^63 - 1)')
 
 def _check(p: argparse.ArgumentParser, a: argparse.Namespace):
     "Refuse values the loop cannot run with, through the parser's error (exit code 2)."
@@ -454,7 +478,7 @@ def _check(p: argparse.ArgumentParser, a: argparse.Namespace):
                      ('lr', 0 < a.lr < math.inf), ('warmup', a.warmup >= 0), ('eval_every', a.eval_every >= 1),
                      ('eval_utterances', a.eval_utterances >= 1), ('workers', a.workers >= 0), ('dim', a.dim >= heads and a.dim % heads == 0),
                      ('flite_share', 0 <= a.flite_share <= 1), ('festival_share', 0 <= a.festival_share <= 1 - a.flite_share), ('reuse', a.reuse >= 1), ('passage_share', 0 <= a.passage_share <= 1),
-                     ('made_variants', 0 <= a.made_variants <= MAX_MADE_VARIANTS), ('vtlp_share', 0 <= a.vtlp_share <= 1), ('spec_augment_share', 0 <= a.spec_augment_share <= 1), ('seed', 0 <= a.seed < 2 ** 63)):
+                     ('made_variants', 0 <= a.made_variants <= MAX_MADE_VARIANTS), ('vtlp_share', 0 <= a.vtlp_share <= 1), ('spec_augment_share', 0 <= a.spec_augment_share <= 1), ('no_speech_share', 0 <= a.no_speech_share <= 1), ('seed', 0 <= a.seed < 2 ** 63)):
         if not ok: p.error(f"--{name.replace('_', '-')} {getattr(a, name)}: {ARG_HELP[name]}")
     if a.evaluate is not None and a.evaluate < 1: p.error(f'--evaluate {a.evaluate}: N must be at least 1')
     if a.out.exists() and not a.out.is_dir(): p.error(f'--out {a.out}: a file, not a folder ({ARG_HELP["out"]})')
