@@ -1,4 +1,4 @@
-"""The training loader's rate on this CPU: seconds of augmented audio `SpeechStream` makes per wall-clock second in one
+"""The training loader's rate on this CPU: seconds of audio (augmented on the device from stop 48: `augmented`) `SpeechStream` makes per wall-clock second in one
 process and the synthesisers' children it waits on (one at a time), its draws fixed by the seed (nbs/14_train). Alternates the given trees' `ta` (each a folder holding `ta/`), so
 two versions of the loader meet the same draws on the same machine at the same time.
 Usage: PYTHONPATH=$PWD/.train python bench/loader_cpu.py OUT.json TREE [TREE ...]   (e.g. /tmp/before .)"""

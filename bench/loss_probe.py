@@ -4,7 +4,7 @@ warp) for each of their variants to score."""
 from pathlib import Path
 import torch
 from ta.settings import DEFAULT_MODEL_DIR
-from ta.train import SpeechStream, restore
+from ta.train import SpeechStream, augmented, restore
 
 def probe(batches: int, seed: int) -> tuple:
     "(model, meta, data, record): the default model, its training meta, `batches` batches of about 60 s as (clips, token ids), and the record's head (step, batches, clips, audio seconds, an empty `losses`)."
@@ -12,6 +12,6 @@ def probe(batches: int, seed: int) -> tuple:
     model, meta = restore(DEFAULT_MODEL_DIR)
     model.eval()
     stream = iter(SpeechStream(Path('.train'), model.tokenizer, batch_seconds=60, seed=seed, vtlp_share=0.0))
-    data = [next(stream)[:2] for _ in range(batches)]
+    data = [(augmented(b.clips, b.ids, b.seeds, 'cpu'), b.ids) for b in (next(stream) for _ in range(batches))]   # as the step augments them (from stop 48)
     rec = dict(step=meta['step'], batches=batches, clips=sum(len(c) for c, _ in data), audio_s=round(sum(len(x) for c, _ in data for x in c) / 16000, 1), losses={})
     return model, meta, data, rec

@@ -6,6 +6,7 @@
 from __future__ import annotations
 import argparse, json, math, os, re, shutil, signal, sys, tempfile, threading, time
 from dataclasses import MISSING, dataclass, fields
+from typing import NamedTuple
 from pathlib import Path
 import numpy as np
 import torch
@@ -25,11 +26,11 @@ from .tiny import build_tokenizer, write_layout_files
 # %% auto #0
 __all__ = ['DEFAULT_VOCAB', 'DEFAULT_DIM', 'MAX_NEW_TOKENS', 'REWARM', 'CTC_WEIGHT', 'REUSE', 'SHARD_BYTES', 'TRAINING_LOG',
            'SAVE_EVERY_S', 'MAX_LOADER_RESTARTS', 'LOG_EVERY', 'ARG_HELP', 'STATE_FILES', 'KEPT_FILES',
-           'default_configs', 'new_model', 'batch_inputs', 'losses', 'SpeechStream', 'load_texts', 'test_set',
-           'transcripts', 'no_speech_test_set', 'no_speech_words', 'held_out_wer', 'voice_test_set', 'passage_test_set',
-           'piper_test_set', 'flite_test_set', 'lr_at', 'TrainArgs', 'unique_tensors', 'save_shards', 'load_shards',
-           'swap_in', 'save_state', 'checkpoint_tensors', 'restore', 'evaluate_state', 'export_checkpoint',
-           'keep_state', 'training_corpus', 'train', 'train_parser', 'main']
+           'default_configs', 'new_model', 'batch_inputs', 'losses', 'Batch', 'augmented', 'SpeechStream', 'load_texts',
+           'test_set', 'transcripts', 'no_speech_test_set', 'no_speech_words', 'held_out_wer', 'voice_test_set',
+           'passage_test_set', 'piper_test_set', 'flite_test_set', 'lr_at', 'TrainArgs', 'unique_tensors',
+           'save_shards', 'load_shards', 'swap_in', 'save_state', 'checkpoint_tensors', 'restore', 'evaluate_state',
+           'export_checkpoint', 'keep_state', 'training_corpus', 'train', 'train_parser', 'main']
 
 # %% ../nbs/14_train.ipynb #2e77954e
 DEFAULT_VOCAB = 1024      # BPE tokens, specials included: ~1.3 per English word
@@ -97,8 +98,20 @@ def losses(model: ASRModel, clips: list[Tensor], targets: list[list[int]], warps
 # %% ../nbs/14_train.ipynb #ca3aa8c4
 REUSE = 2   # batches each synthesised utterance is in, freshly augmented each time: synthesis is most of the loader's CPU
 
+class Batch(NamedTuple):
+    "One training batch as `SpeechStream` yields it, on the CPU: clips as spoken and sped up or slowed down (`speed_perturb`; 16 kHz float32 [n] each), their token ids, each clip's `vtlp` factor, each clip's `spec_augment` draws, and the seed of each clip's `augment` draws, which `augmented` applies where the step runs."
+    clips: list[Tensor]
+    ids: list[list[int]]
+    warps: list[float]
+    masks: list
+    seeds: list[int]
+
+def augmented(clips: list[Tensor], ids: list[list[int]], seeds: list[int], device) -> list[Tensor]:
+    "Each clip [n] `augment`ed on `device` with its draws from its seed: a room, the telephone band, noise and a level; a clip with no token ids (`no_speech`) at a level drawn from `NO_SPEECH_PEAK_DB`, not speech's. On the GPU this is a few kernels a clip, where the loader's workers spent 44% of their CPU on its FFTs (nbs/14_train, 'Augmentation where the step runs')."
+    return [augment(c.to(device, non_blocking=True), np.random.default_rng(s), None if i else NO_SPEECH_PEAK_DB) for c, i, s in zip(clips, ids, seeds)]
+
 class SpeechStream(torch.utils.data.IterableDataset):
-    "Endless batches of augmented synthetic utterances of `split` (16 kHz float32 clips, token ids, each clip's `vtlp` factor: 1.0 for all but `vtlp_share` of them, each clip's `spec_augment` draws: None for all but `spec_augment_share` of them), `no_speech_share` of utterances with nothing said and an empty transcript (`no_speech`), about `batch_seconds` of audio each, rows of similar length together; spoken by espeak-ng (with `made_variants` random speakers of its own, `made_voices`), flite (`flite_share` of utterances) or festival (`festival_share`); `passage_share` of utterances verses in a row (`passage`); each utterance in `reuse` batches, augmented afresh for each (its speed, `speed_perturb`, then room, band, noise and level, `augment`, and a formant warp factor, `vtlp_factors`)."
+    "Endless `Batch`es of synthetic utterances of `split` (16 kHz float32 clips, token ids, each clip's `vtlp` factor: 1.0 for all but `vtlp_share` of them, each clip's `spec_augment` draws: None for all but `spec_augment_share` of them, each clip's `augment` seed), `no_speech_share` of utterances with nothing said and an empty transcript (`no_speech`), about `batch_seconds` of audio each, rows of similar length together; spoken by espeak-ng (with `made_variants` random speakers of its own, `made_voices`), flite (`flite_share` of utterances) or festival (`festival_share`); `passage_share` of utterances verses in a row (`passage`); each utterance in `reuse` batches, augmented afresh for each (its speed, `speed_perturb`, here; a seed for its room, band, noise and level, `augment`, which `augmented` applies where the step runs; and a formant warp factor, `vtlp_factors`)."
     def __init__(self, data: Path, tokenizer, split: str = 'train', batch_seconds: float = 600, seed: int = 0, group: int = 4,
                  flite_share: float = FLITE_SHARE, reuse: int = REUSE, passage_share: float = PASSAGE_SHARE, festival_share: float = FESTIVAL_SHARE,
                  made_variants: int = MADE_VARIANTS, vtlp_share: float = VTLP_SHARE, spec_augment_share: float = SPEC_AUGMENT_SHARE,
@@ -124,9 +137,9 @@ class SpeechStream(torch.utils.data.IterableDataset):
                 cuts = np.linspace(0, len(pool), self.group + 1).astype(int)
                 for i in np.concatenate([rng.permutation(self.group) for _ in range(self.reuse)]):
                     if not (us := pool[cuts[i]:cuts[i + 1]]): continue   # fewer utterances than groups
-                    yield ([augment(speed_perturb(torch.from_numpy(u.audio), rng), rng, None if u.text else NO_SPEECH_PEAK_DB) for u in us],
-                           [self.tok(u.text, add_special_tokens=False).input_ids for u in us], vtlp_factors(rng, len(us), self.vtlp_share),
-                           spec_augment_draws(rng, len(us), self.spec_augment_share))
+                    yield Batch([speed_perturb(torch.from_numpy(u.audio), rng) for u in us], [self.tok(u.text, add_special_tokens=False).input_ids for u in us],
+                                vtlp_factors(rng, len(us), self.vtlp_share), spec_augment_draws(rng, len(us), self.spec_augment_share),
+                                [int(s) for s in rng.integers(2 ** 63, size=len(us))])
 
 def load_texts(data: Path) -> Texts:
     "The training texts in `data` (made by `bench/train_data.sh`): kjv.txt.gz (verses) and words.txt.gz (a word list). Raises `TaError` when they are missing, damaged or empty."
@@ -357,12 +370,13 @@ def _batches(a: TrainArgs, tokenizer, meta: dict):
                                             num_workers=a.workers, prefetch_factor=4 if a.workers else None))
 
 def _step(model: ASRModel, opt: torch.optim.Optimizer, clips: list[Tensor], targets: list[list[int]], lr: float, warps: list[float] | None = None,
-          masks: list[np.ndarray | None] | None = None) -> tuple[Tensor, ...]:
-    "One optimiser step at `lr` in bf16 autocast (on CUDA), gradients clipped to norm 1, each clip's formants moved by its factor in `warps` and its features masked by its draws in `masks`: the cross-entropy, CTC and gradient norm, on the device."
+          masks: list[np.ndarray | None] | None = None, seeds: list[int] | None = None) -> tuple[Tensor, ...]:
+    "One optimiser step at `lr` in bf16 autocast (on CUDA), gradients clipped to norm 1, each clip `augmented` on the model's device from its seed in `seeds` (None: as it is), its formants moved by its factor in `warps` and its features masked by its draws in `masks`: the cross-entropy, CTC and gradient norm, on the device."
     device = model.device
     for g in opt.param_groups: g['lr'] = lr
+    clips = [c.to(device, non_blocking=True) for c in clips] if seeds is None else augmented(clips, targets, seeds, device)
     with torch.autocast(device.type, torch.bfloat16, enabled=device.type == 'cuda'):
-        ce, ctc = losses(model, [c.to(device, non_blocking=True) for c in clips], targets, warps, masks)
+        ce, ctc = losses(model, clips, targets, warps, masks)
     opt.zero_grad(set_to_none=True)
     (ce + CTC_WEIGHT * ctc).backward()
     norm = torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
@@ -409,8 +423,8 @@ def _loop(a: TrainArgs, model: ASRModel, opt: torch.optim.Optimizer, meta: dict,
     while not stop.is_set() and time.time() - t0 < a.minutes * 60 and meta['step'] < a.total_steps:
         rewarm = min(1.0, (meta['step'] - first + 1) / REWARM) if first else 1.0   # fresh Adam moments after a resume
         try:
-            t = time.time(); clips, targets, warps, masks = next(batches); wait += time.time() - t
-            ce, ctc, norm = _step(model, opt, clips, targets, rewarm * lr_at(meta['step'], a.lr, a.warmup, a.total_steps), warps, masks)
+            t = time.time(); clips, targets, warps, masks, seeds = next(batches); wait += time.time() - t
+            ce, ctc, norm = _step(model, opt, clips, targets, rewarm * lr_at(meta['step'], a.lr, a.warmup, a.total_steps), warps, masks, seeds)
         except (RuntimeError, TaError) as e:   # a worker died or raised (espeak-ng's crashes stay in its child): new loader, batch skipped
             if not _loader_failed(e): raise
             if stop.is_set(): break            # its workers died of the SIGTERM this process got: not a crash
