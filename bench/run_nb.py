@@ -3,7 +3,7 @@ runs), for a machine without nbdev: python bench/run_nb.py nbs/07_engine.ipynb [
 export cells. With OUT.ipynb it also writes the notebook with what each run cell printed and the matplotlib figures it
 left open, as outputs (written too when a cell fails, up to that cell), so GPU evidence can be committed as executed.
 The guard below matters: a process the notebook starts with multiprocessing's `spawn` imports this file again."""
-import base64, contextlib, io, json, os, sys, time
+import base64, codeop, contextlib, io, json, os, sys, time
 
 class _Tee(io.TextIOBase):
     "Writes through to `out` and keeps a copy: a cell's printed output, for the executed notebook."
@@ -28,13 +28,14 @@ def run(path: str, out: str | None = None):
     path, out = os.path.abspath(path), out and os.path.abspath(out)
     nb, t0 = json.load(open(path)), time.time()
     os.chdir(os.path.dirname(path)); ns = {'__name__': '__main__'}
+    compile_cell = codeop.Compile()   # keeps a cell's `from __future__ import annotations` for the cells after it, as IPython does
     try:
         for i, cell in enumerate(nb['cells']):
             src = ''.join(cell['source'])
             if cell['cell_type'] != 'code' or '#| eval: false' in src or 'nbdev_export' in src or src.startswith('#| default_exp'): continue
             tee = _Tee(sys.stdout)
             try:
-                with contextlib.redirect_stdout(tee): exec(compile(src, f'{os.path.basename(path)} cell {i}', 'exec'), ns)
+                with contextlib.redirect_stdout(tee): exec(compile_cell(src, f'{os.path.basename(path)} cell {i}', 'exec'), ns)
             finally:
                 printed = tee.kept.getvalue()
                 cell['outputs'] = ([{'output_type': 'stream', 'name': 'stdout', 'text': printed.splitlines(True)}] if printed else []) + _figures()
