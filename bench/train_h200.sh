@@ -28,7 +28,8 @@
 #   (nbs/14_train "Next after it: masks")
 #   stop 48: the VTLP call with 5% of clips saying nothing (--no-speech-share 0.05, the default; nbs/14_train "With them:
 #   clips with nothing said"): RUN=/tmp/trainrun DEADLINE=575 ... 9.5, carrying .train without .train/run; augmentation
-#   runs on the GPU from this call (nbs/14_train "Augmentation where the step runs")
+#   runs on the GPU from this call (nbs/14_train "Augmentation where the step runs"), and a quarter of the spoken clips have
+#   pauses around them (--pause-share 0.25; "With them: pauses")
 set -euo pipefail
 if [ "${1:-}" = --unpack ]; then   # into a new folder first: the state it replaces is the only copy of the steps before
   [ -d "${2:-}" ] && compgen -G "$2/state.tar.part-*" >/dev/null || { echo "usage: $0 --unpack <folder with state.tar.part-*>" >&2; exit 2; }

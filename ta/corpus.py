@@ -21,13 +21,13 @@ __all__ = ['ENGLISH', 'VARIANTS', 'HELD_OUT_ACCENT', 'HELD_OUT_VARIANTS', 'ESPEA
            'PITCH_SPREAD', 'FESTIVAL_VOICES', 'FESTIVAL_SHARE', 'FESTIVAL_GC_EVERY', 'HELD_OUT_BOOKS', 'SPEED_SHARE',
            'SPEED_RANGE', 'VTLP_SHARE', 'VTLP_RANGE', 'VTLP_EDGE_HZ', 'SPEC_AUGMENT_SHARE', 'FREQ_MASKS',
            'FREQ_MASK_BINS', 'TIME_MASKS', 'TIME_MASK_STEPS', 'TIME_MASK_SHARE', 'PASSAGE_SHARE',
-           'MAX_CRASHES_IN_A_ROW', 'NO_SPEECH_SHARE', 'NO_SPEECH_PEAK_DB', 'NO_SPEECH_VOICE', 'MAINS_HZ', 'PIPER_VOICE',
-           'voices', 'made_variants', 'espeak_data', 'Espeak', 'SynthesisCrashed', 'IsolatedEspeak', 'random_variant',
-           'made_voices', 'ProgramFailed', 'program_speech', 'read_speech', 'Flite', 'scheme_string', 'Festival',
-           'read_lines', 'read_kjv', 'read_words', 'word_salad', 'number_sentence', 'Texts', 'add_reverb',
-           'coloured_noise', 'add_noise', 'telephone', 'augment', 'change_speed', 'speed_perturb', 'vtlp_source',
-           'vtlp', 'vtlp_factors', 'spec_augment_draws', 'spec_masks', 'spec_augment', 'Utterance', 'passage',
-           'utterance', 'mains_hum', 'no_speech', 'Piper']
+           'MAX_CRASHES_IN_A_ROW', 'NO_SPEECH_SHARE', 'NO_SPEECH_PEAK_DB', 'NO_SPEECH_VOICE', 'MAINS_HZ', 'PAUSE_SHARE',
+           'PAUSE_MAX_S', 'PIPER_VOICE', 'voices', 'made_variants', 'espeak_data', 'Espeak', 'SynthesisCrashed',
+           'IsolatedEspeak', 'random_variant', 'made_voices', 'ProgramFailed', 'program_speech', 'read_speech', 'Flite',
+           'scheme_string', 'Festival', 'read_lines', 'read_kjv', 'read_words', 'word_salad', 'number_sentence',
+           'Texts', 'add_reverb', 'coloured_noise', 'add_noise', 'telephone', 'augment', 'change_speed',
+           'speed_perturb', 'vtlp_source', 'vtlp', 'vtlp_factors', 'spec_augment_draws', 'spec_masks', 'spec_augment',
+           'Utterance', 'passage', 'utterance', 'mains_hum', 'no_speech', 'add_pauses', 'Piper']
 
 # %% ../nbs/13_corpus.ipynb #8aa230e3
 ENGLISH = ['en-us', 'en', 'en-gb-x-rp', 'en-gb-scotland', 'en-gb-x-gbclan', 'en-gb-x-gbcwmd', 'en-us-nyc', 'en-029']
@@ -563,6 +563,17 @@ def no_speech(rng: np.random.Generator, max_s: float = 18.0, min_s: float = 1.0)
     if rng.random() < 0.25: x = float(rng.uniform(0, 1)) * x + mains_hum(n, rng)
     peak = 10 ** (float(rng.uniform(*NO_SPEECH_PEAK_DB)) / 20)
     return Utterance((x * (peak / (x.abs().max() + 1e-6))).numpy(), '', NO_SPEECH_VOICE)
+
+# %% ../nbs/13_corpus.ipynb #pause2
+PAUSE_SHARE = 0.25     # of spoken training utterances: silence before and after the speech (`add_pauses`, from stop 48)
+PAUSE_MAX_S = 6.0      # at most this long each side, and the clip at most `max_s`
+
+def add_pauses(u: Utterance, rng: np.random.Generator, max_s: float = 18.0, most_s: float = PAUSE_MAX_S) -> Utterance:
+    "`u` with silence (zeros) before and after its audio, each 0 to `most_s` seconds drawn uniformly, scaled down together so that the clip lasts at most `max_s` seconds."
+    lead, trail = rng.uniform(0, most_s, size=2) * SAMPLE_RATE
+    room = max(0.0, max_s * SAMPLE_RATE - len(u.audio))
+    if lead + trail > room: lead, trail = lead * room / (lead + trail), trail * room / (lead + trail)
+    return Utterance(np.concatenate([np.zeros(int(lead), np.float32), u.audio, np.zeros(int(trail), np.float32)]), u.text, u.voice)
 
 # %% ../nbs/13_corpus.ipynb #23f41874
 PIPER_VOICE = 'piper:en_US-joe-medium'   # the name test rows carry

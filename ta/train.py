@@ -15,7 +15,7 @@ from torch import Tensor
 from safetensors.torch import save_file, load_file
 from transformers import PreTrainedTokenizerFast, GraniteSpeech5EncoderConfig, GraniteSpeech5Encoder, Qwen3_5TextConfig, Qwen3_5ForCausalLM
 from transformers.utils import logging as hf_logging
-from .corpus import Festival, FESTIVAL_SHARE, Flite, IsolatedEspeak, FLITE_SHARE, MADE_VARIANTS, MAX_MADE_VARIANTS, made_voices, HELD_OUT_FLITE, Piper, PIPER_VOICE, Texts, Utterance, read_kjv, read_words, number_sentence, utterance, augment, speed_perturb, PASSAGE_SHARE, VTLP_SHARE, vtlp, vtlp_factors, SPEC_AUGMENT_SHARE, spec_augment, spec_augment_draws, NO_SPEECH_SHARE, NO_SPEECH_PEAK_DB, no_speech
+from .corpus import Festival, FESTIVAL_SHARE, Flite, IsolatedEspeak, FLITE_SHARE, MADE_VARIANTS, MAX_MADE_VARIANTS, made_voices, HELD_OUT_FLITE, Piper, PIPER_VOICE, Texts, Utterance, read_kjv, read_words, number_sentence, utterance, augment, speed_perturb, PASSAGE_SHARE, VTLP_SHARE, vtlp, vtlp_factors, SPEC_AUGMENT_SHARE, spec_augment, spec_augment_draws, NO_SPEECH_SHARE, NO_SPEECH_PEAK_DB, no_speech, PAUSE_SHARE, add_pauses, add_noise, coloured_noise
 from .eval import normalize, row_errors, corpus_wer
 from .features import SAMPLE_RATE, batch_clip_features
 from .errors import TaError
@@ -24,13 +24,14 @@ from .settings import DEFAULT_MODEL_DIR
 from .tiny import build_tokenizer, write_layout_files
 
 # %% auto #0
-__all__ = ['DEFAULT_VOCAB', 'DEFAULT_DIM', 'MAX_NEW_TOKENS', 'REWARM', 'CTC_WEIGHT', 'REUSE', 'SHARD_BYTES', 'TRAINING_LOG',
-           'SAVE_EVERY_S', 'MAX_LOADER_RESTARTS', 'LOG_EVERY', 'ARG_HELP', 'STATE_FILES', 'KEPT_FILES',
-           'default_configs', 'new_model', 'batch_inputs', 'losses', 'Batch', 'augmented', 'SpeechStream', 'load_texts',
-           'test_set', 'transcripts', 'no_speech_test_set', 'no_speech_words', 'held_out_wer', 'voice_test_set',
-           'passage_test_set', 'piper_test_set', 'flite_test_set', 'lr_at', 'TrainArgs', 'unique_tensors',
-           'save_shards', 'load_shards', 'swap_in', 'save_state', 'checkpoint_tensors', 'restore', 'evaluate_state',
-           'export_checkpoint', 'keep_state', 'training_corpus', 'train', 'train_parser', 'main']
+__all__ = ['DEFAULT_VOCAB', 'DEFAULT_DIM', 'MAX_NEW_TOKENS', 'REWARM', 'CTC_WEIGHT', 'REUSE', 'PAUSED_MAX_S', 'PAUSED_HISS_DB',
+           'SHARD_BYTES', 'TRAINING_LOG', 'SAVE_EVERY_S', 'MAX_LOADER_RESTARTS', 'LOG_EVERY', 'ARG_HELP', 'STATE_FILES',
+           'KEPT_FILES', 'default_configs', 'new_model', 'batch_inputs', 'losses', 'Batch', 'augmented', 'SpeechStream',
+           'load_texts', 'test_set', 'transcripts', 'no_speech_test_set', 'no_speech_words', 'held_out_wer',
+           'voice_test_set', 'paused_test_set', 'passage_test_set', 'piper_test_set', 'flite_test_set', 'lr_at',
+           'TrainArgs', 'unique_tensors', 'save_shards', 'load_shards', 'swap_in', 'save_state', 'checkpoint_tensors',
+           'restore', 'evaluate_state', 'export_checkpoint', 'keep_state', 'training_corpus', 'train', 'train_parser',
+           'main']
 
 # %% ../nbs/14_train.ipynb #2e77954e
 DEFAULT_VOCAB = 1024      # BPE tokens, specials included: ~1.3 per English word
@@ -111,14 +112,14 @@ def augmented(clips: list[Tensor], ids: list[list[int]], seeds: list[int], devic
     return [augment(c.to(device, non_blocking=True), np.random.default_rng(s), None if i else NO_SPEECH_PEAK_DB) for c, i, s in zip(clips, ids, seeds)]
 
 class SpeechStream(torch.utils.data.IterableDataset):
-    "Endless `Batch`es of synthetic utterances of `split` (16 kHz float32 clips, token ids, each clip's `vtlp` factor: 1.0 for all but `vtlp_share` of them, each clip's `spec_augment` draws: None for all but `spec_augment_share` of them, each clip's `augment` seed), `no_speech_share` of utterances with nothing said and an empty transcript (`no_speech`), about `batch_seconds` of audio each, rows of similar length together; spoken by espeak-ng (with `made_variants` random speakers of its own, `made_voices`), flite (`flite_share` of utterances) or festival (`festival_share`); `passage_share` of utterances verses in a row (`passage`); each utterance in `reuse` batches, augmented afresh for each (its speed, `speed_perturb`, here; a seed for its room, band, noise and level, `augment`, which `augmented` applies where the step runs; and a formant warp factor, `vtlp_factors`)."
+    "Endless `Batch`es of synthetic utterances of `split` (16 kHz float32 clips, token ids, each clip's `vtlp` factor: 1.0 for all but `vtlp_share` of them, each clip's `spec_augment` draws: None for all but `spec_augment_share` of them, each clip's `augment` seed), `no_speech_share` of utterances with nothing said and an empty transcript (`no_speech`), `pause_share` of the spoken ones with silence before and after (`add_pauses`), about `batch_seconds` of audio each, rows of similar length together; spoken by espeak-ng (with `made_variants` random speakers of its own, `made_voices`), flite (`flite_share` of utterances) or festival (`festival_share`); `passage_share` of utterances verses in a row (`passage`); each utterance in `reuse` batches, augmented afresh for each (its speed, `speed_perturb`, here; a seed for its room, band, noise and level, `augment`, which `augmented` applies where the step runs; and a formant warp factor, `vtlp_factors`)."
     def __init__(self, data: Path, tokenizer, split: str = 'train', batch_seconds: float = 600, seed: int = 0, group: int = 4,
                  flite_share: float = FLITE_SHARE, reuse: int = REUSE, passage_share: float = PASSAGE_SHARE, festival_share: float = FESTIVAL_SHARE,
                  made_variants: int = MADE_VARIANTS, vtlp_share: float = VTLP_SHARE, spec_augment_share: float = SPEC_AUGMENT_SHARE,
-                 no_speech_share: float = NO_SPEECH_SHARE):
+                 no_speech_share: float = NO_SPEECH_SHARE, pause_share: float = PAUSE_SHARE):
         self.data, self.tok, self.split, self.batch_seconds, self.seed, self.group = Path(data), tokenizer, split, batch_seconds, seed, group
         self.flite_share, self.reuse, self.passage_share, self.festival_share, self.made = flite_share, reuse, passage_share, festival_share, made_variants
-        self.vtlp_share, self.spec_augment_share, self.no_speech_share = vtlp_share, spec_augment_share, no_speech_share
+        self.vtlp_share, self.spec_augment_share, self.no_speech_share, self.pause_share = vtlp_share, spec_augment_share, no_speech_share, pause_share
 
     def __iter__(self):
         info = torch.utils.data.get_worker_info()
@@ -132,6 +133,7 @@ class SpeechStream(torch.utils.data.IterableDataset):
                     if self.no_speech_share and rng.random() < self.no_speech_share: u = no_speech(rng)   # no draw at share 0: the stream stays as it was
                     else: u = utterance(tts, texts, self.split, rng, flite=flite, flite_share=self.flite_share, passage_share=self.passage_share,
                                         festival=festival, festival_share=self.festival_share)
+                    if self.pause_share and u.text and rng.random() < self.pause_share: u = add_pauses(u, rng)   # no draw at share 0
                     pool.append(u); total += len(u.audio) / SAMPLE_RATE
                 pool.sort(key=lambda u: len(u.audio))
                 cuts = np.linspace(0, len(pool), self.group + 1).astype(int)
@@ -196,6 +198,20 @@ def voice_test_set(say, voice: str, data: Path, n: int = 100, seed: int = 4321, 
         if len(x := say(text)) <= max_s * SAMPLE_RATE: out.append(Utterance(x, text, voice))
     return out
 
+PAUSED_MAX_S, PAUSED_HISS_DB = 12.0, 30.0   # `paused_test_set`: speech at most this long, and hiss this far below it
+
+def paused_test_set(data: Path, n: int = 100, seed: int = 9753, pauses: bool = True) -> list[Utterance]:
+    "`n` clean utterances of the held-out espeak-ng voices, at most `PAUSED_MAX_S` seconds each, with up to 6 s of silence before and after (`add_pauses`; with `pauses` False the same utterances without) and pink hiss over the whole clip `PAUSED_HISS_DB` below the speech's power: what a chunk cut from a recording with pauses holds. Always the same ones."
+    texts, rng, gaps, hiss = load_texts(data), np.random.default_rng(seed), np.random.default_rng(seed + 1), np.random.default_rng(seed + 2)
+    with IsolatedEspeak() as tts: utts = [utterance(tts, texts, 'test', rng, max_s=PAUSED_MAX_S) for _ in range(n)]
+    out = []
+    for u in utts:
+        x = add_pauses(u, gaps).audio if pauses else u.audio
+        noise = coloured_noise(len(x), hiss, 1.0).numpy()
+        noise *= np.sqrt(np.square(u.audio).mean() / np.square(noise).mean() / 10 ** (PAUSED_HISS_DB / 10))
+        out.append(Utterance((x + noise).astype(np.float32), u.text, u.voice))
+    return out
+
 def passage_test_set(data: Path, n: int = 100, seed: int = 2468) -> list[Utterance]:
     "`n` clean passages of the test split (verses of Revelation in a row, `passage`, as many as fit into a chunk) in the held-out espeak-ng voices: transcripts longer than one verse, always the same ones."
     texts, rng = load_texts(data), np.random.default_rng(seed)
@@ -240,6 +256,7 @@ class TrainArgs:
     vtlp_share: float = VTLP_SHARE        # of training clips whose formants are moved (`vtlp`, from stop 46)
     spec_augment_share: float = SPEC_AUGMENT_SHARE   # of training clips whose features are masked (`spec_augment`, from stop 47)
     no_speech_share: float = NO_SPEECH_SHARE  # of training utterances with nothing said and an empty transcript (`no_speech`, from stop 48)
+    pause_share: float = PAUSE_SHARE          # of spoken training utterances with silence before and after (`add_pauses`, from stop 48)
     seed: int = 0
 
 # %% ../nbs/14_train.ipynb #d73b24e0
@@ -310,11 +327,12 @@ def restore(folder: Path) -> tuple[ASRModel, dict]:
     return model, meta
 
 def evaluate_state(state: Path, data: Path, n: int = 100) -> dict:
-    "Held-out WER of the model saved in `state`: `n` utterances of the held-out espeak-ng voices (half augmented), `n` of flite's held-out voice, `n` of the piper voice `n` passages (several verses) in the held-out espeak-ng voices, and what it writes for `n` clips with nothing said (`no_speech_words`)."
+    "Held-out WER of the model saved in `state`: `n` utterances of the held-out espeak-ng voices (half augmented), `n` of flite's held-out voice, `n` of the piper voice `n` passages (several verses) in the held-out espeak-ng voices, `n` of them with pauses around the speech (`paused_test_set`), and what it writes for `n` clips with nothing said (`no_speech_words`)."
     model, meta = restore(state)
     return dict(step=meta['step'], espeak_held_out=held_out_wer(model, test_set(data, n)),
                 flite_held_out=held_out_wer(model, flite_test_set(data, n), halves=False), piper=held_out_wer(model, piper_test_set(data, n), halves=False),
-                espeak_held_out_passages=held_out_wer(model, passage_test_set(data, n), halves=False), no_speech=no_speech_words(model, no_speech_test_set(n)))
+                espeak_held_out_passages=held_out_wer(model, passage_test_set(data, n), halves=False),
+                espeak_held_out_paused=held_out_wer(model, paused_test_set(data, n), halves=False), no_speech=no_speech_words(model, no_speech_test_set(n)))
 
 # %% ../nbs/14_train.ipynb #0edf1901
 def export_checkpoint(model: ASRModel, out: Path, dtype: torch.dtype = torch.bfloat16) -> Path:
@@ -366,7 +384,7 @@ def _start(a: TrainArgs, device: str) -> tuple[ASRModel, torch.optim.Optimizer, 
 def _batches(a: TrainArgs, tokenizer, meta: dict):
     "An iterator over `SpeechStream` batches from `a.workers` processes, seeded by the step and the loader restarts so far."
     seed = a.seed * 7919 + meta['step'] + 104_729 * meta.get('loader_restarts', 0)
-    return iter(torch.utils.data.DataLoader(SpeechStream(a.data, tokenizer, batch_seconds=a.batch_seconds, seed=seed, flite_share=a.flite_share, reuse=a.reuse, passage_share=a.passage_share, festival_share=a.festival_share, made_variants=a.made_variants, vtlp_share=a.vtlp_share, spec_augment_share=a.spec_augment_share, no_speech_share=a.no_speech_share), batch_size=None,
+    return iter(torch.utils.data.DataLoader(SpeechStream(a.data, tokenizer, batch_seconds=a.batch_seconds, seed=seed, flite_share=a.flite_share, reuse=a.reuse, passage_share=a.passage_share, festival_share=a.festival_share, made_variants=a.made_variants, vtlp_share=a.vtlp_share, spec_augment_share=a.spec_augment_share, no_speech_share=a.no_speech_share, pause_share=a.pause_share), batch_size=None,
                                             num_workers=a.workers, prefetch_factor=4 if a.workers else None))
 
 def _step(model: ASRModel, opt: torch.optim.Optimizer, clips: list[Tensor], targets: list[list[int]], lr: float, warps: list[float] | None = None,
@@ -388,7 +406,8 @@ def train(a: TrainArgs, stop: threading.Event | None = None) -> dict:
     device, stop = 'cuda' if torch.cuda.is_available() else 'cpu', stop or threading.Event()
     torch.manual_seed(a.seed)
     model, opt, meta = _start(a, device)
-    tests = test_set(a.data, a.eval_utterances), passage_test_set(a.data, max(1, a.eval_utterances // 2)), no_speech_test_set(max(1, a.eval_utterances // 4))
+    tests = (test_set(a.data, a.eval_utterances), passage_test_set(a.data, max(1, a.eval_utterances // 2)), no_speech_test_set(max(1, a.eval_utterances // 4)),
+             paused_test_set(a.data, max(1, a.eval_utterances // 4)))
     first = meta['step']
     # transformers' torch Gated DeltaNet, never fla's chunked kernel even where fla is installed: its backward refuses
     # Triton 3.4-3.7.0 on Hopper (bench/h200/train_fla_backward_refused.log), and every step so far ran the torch code
@@ -416,7 +435,7 @@ def _loader_failed(e: BaseException) -> bool:
     "Whether `e` is a loader worker's failure that a new loader may mend: its death (a RuntimeError naming the DataLoader worker) or a `TaError` it raised (its espeak-ng child would not start, say), which the loader raises again here."
     return isinstance(e, TaError) or isinstance(e, RuntimeError) and 'DataLoader worker' in str(e)
 
-def _loop(a: TrainArgs, model: ASRModel, opt: torch.optim.Optimizer, meta: dict, tests: tuple[list, list, list], stop: threading.Event):
+def _loop(a: TrainArgs, model: ASRModel, opt: torch.optim.Optimizer, meta: dict, tests: tuple[list, list, list, list], stop: threading.Event):
     "The training steps of one run, until `a.minutes`, `a.total_steps` or `stop`: logs, evaluations and periodic saves into `meta` and `a.out`."
     t0 = saved = time.time(); window, first, wait, failures = [], meta['step'], 0.0, 0
     batches = _batches(a, model.tokenizer, meta)
@@ -449,11 +468,12 @@ def _log(meta: dict, window: list[Tensor], **extra):
     meta['log'].append(dict(step=meta['step'], ce=ce, ctc=ctc, grad_norm=norm, audio_hours=meta['audio_hours'], **extra))
     print(json.dumps(meta['log'][-1]), flush=True)
 
-def _evaluate(model: ASRModel, tests: tuple[list, list, list], meta: dict):
-    "Append the held-out WER at this step to `meta['evals']` and print it: on `tests`' sentences (`test_set`), as `passages_wer` on its passages (`passage_test_set`, from stop 40), and as `no_speech_words` the words written per clip with nothing said (`no_speech_test_set`, from stop 48)."
-    sentences, passages, silences = tests
+def _evaluate(model: ASRModel, tests: tuple[list, list, list, list], meta: dict):
+    "Append the held-out WER at this step to `meta['evals']` and print it: on `tests`' sentences (`test_set`), as `passages_wer` on its passages (`passage_test_set`, from stop 40), as `no_speech_words` the words written per clip with nothing said (`no_speech_test_set`), and as `paused_wer` on utterances with pauses around them (`paused_test_set`; both from stop 48)."
+    sentences, passages, silences, paused = tests
     r = held_out_wer(model, sentences) | dict(passages_wer=held_out_wer(model, passages, halves=False)['wer'],
-                                              no_speech_words=no_speech_words(model, silences)['words'], step=meta['step'])
+                                              no_speech_words=no_speech_words(model, silences)['words'],
+                                              paused_wer=held_out_wer(model, paused, halves=False)['wer'], step=meta['step'])
     meta['evals'].append(r); print(json.dumps(r), flush=True)
 
 # %% ../nbs/14_train.ipynb #865be914
@@ -483,7 +503,8 @@ ARG_HELP = dict(out='the run folder: state/ (resumed from when present; it holds
                 made_variants=f'random espeak-ng speakers each loader worker makes, 0 to {MAX_MADE_VARIANTS} (0: the wheel\'s variants only)',
                 vtlp_share='share of training clips whose formants are moved by a random factor (vocal tract length perturbation), 0 to 1',
                 spec_augment_share='share of training clips whose features lose 2 random bands of mel bins and 2 random spans of time (SpecAugment), 0 to 1',
-                no_speech_share='share of utterances with nothing said (noise, hum) and an empty transcript, 0 to 1', seed='seed of the data and the initial weights (0 to 2^63 - 1)')
+                no_speech_share='share of utterances with nothing said (noise, hum) and an empty transcript, 0 to 1',
+                pause_share='share of spoken utterances with up to 6 s of silence before and after the speech, 0 to 1', seed='seed of the data and the initial weights (0 to 2^63 - 1)')
 
 def _check(p: argparse.ArgumentParser, a: argparse.Namespace):
     "Refuse values the loop cannot run with, through the parser's error (exit code 2)."
@@ -492,7 +513,7 @@ def _check(p: argparse.ArgumentParser, a: argparse.Namespace):
                      ('lr', 0 < a.lr < math.inf), ('warmup', a.warmup >= 0), ('eval_every', a.eval_every >= 1),
                      ('eval_utterances', a.eval_utterances >= 1), ('workers', a.workers >= 0), ('dim', a.dim >= heads and a.dim % heads == 0),
                      ('flite_share', 0 <= a.flite_share <= 1), ('festival_share', 0 <= a.festival_share <= 1 - a.flite_share), ('reuse', a.reuse >= 1), ('passage_share', 0 <= a.passage_share <= 1),
-                     ('made_variants', 0 <= a.made_variants <= MAX_MADE_VARIANTS), ('vtlp_share', 0 <= a.vtlp_share <= 1), ('spec_augment_share', 0 <= a.spec_augment_share <= 1), ('no_speech_share', 0 <= a.no_speech_share <= 1), ('seed', 0 <= a.seed < 2 ** 63)):
+                     ('made_variants', 0 <= a.made_variants <= MAX_MADE_VARIANTS), ('vtlp_share', 0 <= a.vtlp_share <= 1), ('spec_augment_share', 0 <= a.spec_augment_share <= 1), ('no_speech_share', 0 <= a.no_speech_share <= 1), ('pause_share', 0 <= a.pause_share <= 1), ('seed', 0 <= a.seed < 2 ** 63)):
         if not ok: p.error(f"--{name.replace('_', '-')} {getattr(a, name)}: {ARG_HELP[name]}")
     if a.evaluate is not None and a.evaluate < 1: p.error(f'--evaluate {a.evaluate}: N must be at least 1')
     if a.out.exists() and not a.out.is_dir(): p.error(f'--out {a.out}: a file, not a folder ({ARG_HELP["out"]})')
