@@ -138,6 +138,10 @@
 #                                                            # .gpu without ffbin.tar.xz, ./ab_overlay this tree's engine without the
 #                                                            # young-rows admission (ADMIT_YOUNG_STEPS; nbs/07_engine "Tried and not kept"):
 #                                                            # mkdir -p ab_overlay/ta; sed 's/ or now - min(j.admitted_step for j in self.rows if j is not None) < ADMIT_YOUNG_STEPS$//' ta/engine.py > ab_overlay/ta/engine.py
+#   Stop 48 (H100, warm after the training call; carrying .gpu without ffbin.tar.xz, and of the tree only ta/ and fixtures/): the
+#   embedded default, in-process on CUDA, where run_with_engine (stop 47) loads and runs the engine in a helper thread:
+#     source .gpu/install.sh; ta transcribe fixtures/speech_17s.flac fixtures/speech.wav; ta bench --offline --levels 1,32,128
+#     --rounds 2 --audio fixtures/speech_17s.flac --label default_cuda --out $OUT/offline_default_cuda.json  (bench/offline_default_h100.json)
 # All systems: the synthetic full-size checkpoint (random weights, ta.synthetic), fixtures/speech_17s.flac, 3.3 new tokens
 # per second of audio. Each step stops at the shared deadline (DEADLINE seconds after start).
 set -uo pipefail

@@ -29,7 +29,10 @@
 #   stop 48: the VTLP call with 5% of clips saying nothing (--no-speech-share 0.05, the default; nbs/14_train "With them:
 #   clips with nothing said"): RUN=/tmp/trainrun DEADLINE=575 ... 9.5, carrying .train without .train/run; augmentation
 #   runs on the GPU from this call (nbs/14_train "Augmentation where the step runs"), and a quarter of the spoken clips have
-#   pauses around them (--pause-share 0.25; "With them: pauses")
+#   pauses around them (--pause-share 0.25; "With them: pauses"). Run on an H100 (nvidia-h100-x1; no H200 came): steps
+#   11,433-12,806. Its first try died at import: ta.train imports ta.settings (pydantic) since stop 47, and .train/wheels
+#   lacked it (bench/train_data.sh now fetches it); the second carried only ta/ and this script of the tree (64 MiB):
+#     git ls-files -z nbs bench fixtures | grep -zvE '^bench/train_h200\.sh$' | xargs -0 rm -f   (after: git checkout -- nbs bench fixtures)
 set -euo pipefail
 if [ "${1:-}" = --unpack ]; then   # into a new folder first: the state it replaces is the only copy of the steps before
   [ -d "${2:-}" ] && compgen -G "$2/state.tar.part-*" >/dev/null || { echo "usage: $0 --unpack <folder with state.tar.part-*>" >&2; exit 2; }
