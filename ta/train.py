@@ -15,7 +15,7 @@ from torch import Tensor
 from safetensors.torch import save_file, load_file
 from transformers import PreTrainedTokenizerFast, GraniteSpeech5EncoderConfig, GraniteSpeech5Encoder, Qwen3_5TextConfig, Qwen3_5ForCausalLM
 from transformers.utils import logging as hf_logging
-from .corpus import Festival, FESTIVAL_SHARE, Flite, IsolatedEspeak, FLITE_SHARE, MADE_VARIANTS, MAX_MADE_VARIANTS, made_voices, HELD_OUT_FLITE, Piper, PIPER_VOICE, Texts, Utterance, read_kjv, read_words, number_sentence, utterance, augment, speed_perturb, PASSAGE_SHARE, VTLP_SHARE, vtlp, vtlp_factors, SPEC_AUGMENT_SHARE, spec_augment, spec_augment_draws, NO_SPEECH_SHARE, NO_SPEECH_PEAK_DB, no_speech, PAUSE_SHARE, add_pauses, add_noise, coloured_noise
+from .corpus import Festival, FESTIVAL_SHARE, Flite, IsolatedEspeak, FLITE_SHARE, MADE_VARIANTS, MAX_MADE_VARIANTS, made_voices, HELD_OUT_FLITE, Piper, PIPER_VOICE, Texts, Utterance, read_kjv, read_words, number_sentence, utterance, augment, speed_perturb, PASSAGE_SHARE, VTLP_SHARE, vtlp, vtlp_factors, SPEC_AUGMENT_SHARE, spec_augment, spec_augment_draws, NO_SPEECH_SHARE, NO_SPEECH_PEAK_DB, no_speech, PAUSE_SHARE, add_pauses, coloured_noise
 from .eval import normalize, row_errors, corpus_wer
 from .features import SAMPLE_RATE, batch_clip_features
 from .errors import TaError
@@ -327,7 +327,7 @@ def restore(folder: Path) -> tuple[ASRModel, dict]:
     return model, meta
 
 def evaluate_state(state: Path, data: Path, n: int = 100) -> dict:
-    "Held-out WER of the model saved in `state`: `n` utterances of the held-out espeak-ng voices (half augmented), `n` of flite's held-out voice, `n` of the piper voice `n` passages (several verses) in the held-out espeak-ng voices, `n` of them with pauses around the speech (`paused_test_set`), and what it writes for `n` clips with nothing said (`no_speech_words`)."
+    "Held-out WER of the model saved in `state`: `n` utterances of the held-out espeak-ng voices (half augmented), `n` of flite's held-out voice, `n` of the piper voice, `n` passages (several verses) in the held-out espeak-ng voices, `n` of them with pauses around the speech (`paused_test_set`), and what it writes for `n` clips with nothing said (`no_speech_words`)."
     model, meta = restore(state)
     return dict(step=meta['step'], espeak_held_out=held_out_wer(model, test_set(data, n)),
                 flite_held_out=held_out_wer(model, flite_test_set(data, n), halves=False), piper=held_out_wer(model, piper_test_set(data, n), halves=False),
