@@ -131,6 +131,10 @@
 #                                                            # prefetch, the GEMM chain (bench/l2_prefetch_h200.py), then the served step
 #                                                            # with it off and on (bench/step_variants_h200.py; VARIANTS='base l2=16 cdt cublaslt'
 #                                                            # adds the other two candidates); nbs/06g_patches_l2 reads both
+#   DEADLINE=575 OUT=/tmp/out bash bench/engine_h200.sh build v49_cold v49_offline baselines  # stop 49, issue 9's side by side in one
+#                                                            # call (carry .gpu without ffbin.tar.xz): (e) ta serve cold, (d) offline, (a) and (b)
+#   DEADLINE=575 OUT=/tmp/out GPU_NBS=06g_patches_l2 bash bench/engine_h200.sh build_once v49_warm l2_prefetch step_variants gputest
+#                                                            # stop 49, sent at once after it (warm): (e) warm; issue 11's L2 prefetch
 #   Stop 45: DEADLINE=150 bash bench/engine_h200.sh w8_tiny ran out of deadline (serve gives up below 60 s left): use DEADLINE=240 or more
 #   Stop 45 (planned, not yet run): DEADLINE=290 OUT=/tmp/out bash bench/engine_h200.sh build w8_ab (carrying .gpu without ffbin.tar.xz): 4 HTTP
 #                                                            # workers against 8 (nbs/10c_engine_bench v23)
@@ -501,6 +505,15 @@ w8_tiny() {  # stop 45: the HTTP path nearly alone: the tiny checkpoint (its GPU
 }
 overlap() {  # stop 39, issue 9: the encoder graph on a second stream beside the decode graphs (bench/overlap_h200.py)
   timeout $(left) python bench/overlap_h200.py $CKPT "$OUT/overlap_h200.json" 2>&1 | quiet | tail -40
+}
+v49_cold() {  # stop 49, issue 9's side by side: ta serve (4 HTTP workers) on empty caches, 3 rounds a level
+  TAG=serve_http_v49_cold_w4 serve
+}
+v49_offline() {  # stop 49: (d) the engine in-process (ta bench --offline), after v49_cold on the same machine
+  TAG=engine_offline_v49 offline
+}
+v49_warm() {  # stop 49: ta serve again on the caches an earlier call on this (warm) machine filled
+  TAG=serve_http_v49_warm_w4 serve
 }
 build_once() {  # build, unless a call before this one on the same (still warm) machine left the checkpoint
   [ -f $CKPT/config.json ] && echo "reusing $CKPT" || build
