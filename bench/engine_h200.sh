@@ -131,10 +131,13 @@
 #                                                            # prefetch, the GEMM chain (bench/l2_prefetch_h200.py), then the served step
 #                                                            # with it off and on (bench/step_variants_h200.py; VARIANTS='base l2=16 cdt cublaslt'
 #                                                            # adds the other two candidates); nbs/06g_patches_l2 reads both
-#   DEADLINE=575 OUT=/tmp/out bash bench/engine_h200.sh build v49_cold v49_offline baselines  # stop 49, issue 9's side by side in one
-#                                                            # call (carry .gpu without ffbin.tar.xz): (e) ta serve cold, (d) offline, (a) and (b)
-#   DEADLINE=575 OUT=/tmp/out GPU_NBS=06g_patches_l2 bash bench/engine_h200.sh build_once v49_warm l2_prefetch step_variants gputest
-#                                                            # stop 49, sent at once after it (warm): (e) warm; issue 11's L2 prefetch
+#   Stop 49 (issue 9's side by side, one H100: no H200 was lent; .gpu from ../shared/gpu/prepare.sh soundfile==0.14.0 cffi==2.1.1
+#   pycparser==3.12 soxr==1.1.0 python-multipart fastcore execnb==0.1.18 fastapi-offline, carried without ffbin.tar.xz):
+#     call 1, cold: DEADLINE=575 OUT=/tmp/out bash bench/engine_h200.sh build v49_cold v49_offline baselines  (its ta serve died at
+#                                                            # start: fastapi-offline was missing from .gpu then; bench/h100/serve_v49_died_no_fastapi_offline.log)
+#     call 2, warm: DEADLINE=470 OUT=/tmp/out bash bench/engine_h200.sh build_once v49_warm l2_prefetch step_variants
+#     call 3, warm: LEVELS=64,128 TAG=serve_http_v49_warm2_w4 DEADLINE=420 OUT=/tmp/out bash bench/engine_h200.sh build_once baselines serve
+#   (records bench/*v49*_h100.json, bench/l2_prefetch_h100.json, bench/step_variants_h100.json; nbs/10c_engine_bench, nbs/06g_patches_l2)
 #   Stop 45: DEADLINE=150 bash bench/engine_h200.sh w8_tiny ran out of deadline (serve gives up below 60 s left): use DEADLINE=240 or more
 #   Stop 45 (planned, not yet run): DEADLINE=290 OUT=/tmp/out bash bench/engine_h200.sh build w8_ab (carrying .gpu without ffbin.tar.xz): 4 HTTP
 #                                                            # workers against 8 (nbs/10c_engine_bench v23)

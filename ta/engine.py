@@ -185,7 +185,7 @@ def mlp(m: torch.nn.Module, h: Tensor, step: bool = False) -> Tensor:
     gate, up = project(m, h, m.down_proj.weight if step else None)
     return m.down_proj(m.act_fn(gate) * up)
 
-L2_PREFETCH_MB = 0.0   # MB of each weight GEMM's weight the decode step asks the L2 for before it runs (`ahead`); 0: none. Off until measured (nbs/06g_patches_l2)
+L2_PREFETCH_MB = 0.0   # MB of each weight GEMM's weight the decode step asks the L2 for before it runs (`ahead`); 0: none. Off: the step ran slower with it on an H100 (nbs/06g_patches_l2, stop 49)
 
 def ahead(anchor: Tensor, weight: Tensor) -> None:
     "Once `anchor` is written, start pulling the first `L2_PREFETCH_MB` of `weight` (the next GEMM's) into the L2 on a side stream (`prefetch_l2_`); nothing when it is 0. Read when the step is traced: a compiled step keeps the value it was compiled with."

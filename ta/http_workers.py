@@ -58,7 +58,8 @@ def bind_sockets(host: str, port: int, n: int) -> list[socket.socket]:
     return socks
 
 def accepting(sock: socket.socket) -> bool:
-    "Whether `sock` listens: its worker serves, or did (it listens on after that worker exits, queueing for the replacement). True where the system cannot tell (no `SO_ACCEPTCONN`)."
+    "Whether `sock` listens: its worker serves, or did (it listens on after that worker exits, queueing for the replacement). False once closed; True where the system cannot tell (no `SO_ACCEPTCONN`)."
+    if sock.fileno() < 0: return False   # closed by `_stop_workers`: asking the system would raise EBADF
     return not hasattr(socket, 'SO_ACCEPTCONN') or bool(sock.getsockopt(socket.SOL_SOCKET, socket.SO_ACCEPTCONN))
 
 def worker_settings(settings: Settings, n: int) -> Settings:
@@ -167,7 +168,7 @@ class Supervisor:
         "Until every worker has exited: call `listening()` once the first socket listens (`accepting`); restart a worker that crashed (an exit code other than 0 or 1, 1 being a model that cannot load, which ends them all); stop them all if the engine process dies (they could only answer 503). Then stop the engine; the exit code (1: the model could not be loaded, or the engine died)."
         while any(p.is_alive() for p in self.workers):
             mp.connection.wait([p.sentinel for p in self.workers if p.is_alive()], timeout=FOLLOW_S)
-            if listening and any(accepting(s) for s in self.socks): listening(); listening = None
+            if listening and not self.stopping and any(accepting(s) for s in self.socks): listening(); listening = None
             if self.stopping: self._stop_workers()
             if self.engine is not None and not self.engine.alive and not self.stopping:   # its log line says how it ended
                 log.error('stopping the HTTP workers: without the engine process every request would get a 503; '
