@@ -16,10 +16,12 @@ __all__ = ['check_local_dir', 'pick_device', 'gpu_devices', 'bind_port', 'check_
 
 # %% ../nbs/03b_checks.ipynb #k006
 def check_local_dir(name: str) -> None:
-    "Raise `ModelLoadError` when `name` is a local path (it exists, starts with `.`, `/` or `~`, or has more than one `/`) but not a folder: it is never looked up on the Hub."
+    "Raise `ModelLoadError` when `name` is a local path (it exists, starts with `.`, `/` or `~`, or has more than one `/`) but not a checkpoint folder (no such folder, a file, or a folder without config.json): it is never looked up on the Hub."
     path = Path(name).expanduser()
     if not name.strip(): raise ModelLoadError("the model is empty: give a checkpoint folder or a Hub id")
     if path.is_file(): raise ModelLoadError(f"'{name}' is a file, not a checkpoint folder; give the folder that holds config.json")
+    if path.is_dir() and not (path / 'config.json').exists():   # refused here, not after the server said it runs (stop 49: 8.6 s, the error twice)
+        raise ModelLoadError(f"'{name}' has no config.json: not a checkpoint folder")
     if not path.is_dir() and (name.startswith(('.', '/', '~')) or name.count('/') > 1):
         raise ModelLoadError(f"'{name}' is not a checkpoint folder (no such directory)")
 

@@ -15,9 +15,10 @@ from .errors import TaError
 from .settings import COUNTER_SLOTS, STOPPED, Settings
 
 # %% auto #0
-__all__ = ['AUTO_HTTP_WORKERS', 'log', 'FOLLOW_S', 'GATE_WAIT', 'GATE_GO', 'GATE_ABANDON', 'GATE_LOADED', 'GATE_POLL_S',
-           'NVIDIA_NODE', 'auto_workers', 'http_workers', 'check_workers', 'bind_sockets', 'accepting',
-           'worker_settings', 'run_http_worker', 'gated_load', 'Supervisor', 'serve_workers', 'held_connections']
+__all__ = ['AUTO_HTTP_WORKERS', 'log', 'FOLLOW_S', 'WORKER_FAILED', 'WORKER_STOPPED', 'GATE_WAIT', 'GATE_GO', 'GATE_ABANDON',
+           'GATE_LOADED', 'GATE_POLL_S', 'NVIDIA_NODE', 'auto_workers', 'http_workers', 'check_workers', 'bind_sockets',
+           'accepting', 'worker_settings', 'run_http_worker', 'gated_load', 'Supervisor', 'serve_workers',
+           'held_connections']
 
 # %% ../nbs/08f_http_workers.ipynb #hw06
 AUTO_HTTP_WORKERS = 4    # `--http-workers 0` (auto) on CUDA; the v6 measurement in nbs/10c_engine_bench chose it
@@ -69,6 +70,8 @@ def worker_settings(settings: Settings, n: int) -> Settings:
 
 # %% ../nbs/08f_http_workers.ipynb #hw09
 FOLLOW_S = 0.2   # how often an HTTP worker process looks at the supervisor's stop level, and checks that the supervisor is alive
+WORKER_FAILED = 3   # an HTTP worker's exit code when an exception ended it (`run_http_worker`)
+WORKER_STOPPED = 'ta serve stopped: HTTP worker %d failed before any worker served (its traceback is above)'   # the last log line then
 
 def _follow_supervisor(parent: int, stops, server):
     "For each rise of the shared stop level `stops` (a RawValue), one `server.handle_exit` (the first drains, the second cuts the drain short); one if the supervisor `parent` is gone (killed without a word)."
@@ -81,15 +84,19 @@ def _follow_supervisor(parent: int, stops, server):
 def run_http_worker(settings: Settings, sock: socket.socket, address: str, array, stops, row: int, parent: int, link_first: bool = False):
     "One HTTP worker process: `serve` on `sock`, its engine a link to the engine process at `address` (made before it accepts a connection when `link_first`), its counters in row `row` of `array`; it stops when the supervisor (`parent`) raises `stops`, and ignores signals (a terminal's Ctrl-C, or a service manager's SIGTERM to every process, reach the supervisor too)."
     for sig in (signal.SIGINT, signal.SIGTERM): signal.signal(sig, signal.SIG_IGN)   # till here (imports) SIGTERM ended it
-    from ta.request import CounterRows
-    from ta.server import serve
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})   # blocked by the supervisor while it started this process
-    name_process(f'ta-http-{row}')
-    start = functools.partial(EngineLink.connect, address)
-    if link_first:   # a replacement: the engine is loaded, so the link takes milliseconds, and the connections queued on
-        try: start = start()   # its socket meanwhile get answers, not 'the model is still loading' (`Engine.start` takes it at once)
-        except Exception: pass   # the engine has ended: `serve` makes the link again and answers with why
-    quick_exit(serve(settings, [sock], start, CounterRows(array, row), functools.partial(_follow_supervisor, parent, stops)))
+    try:
+        from ta.request import CounterRows
+        from ta.server import serve
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})   # blocked by the supervisor while it started this process
+        name_process(f'ta-http-{row}')
+        start = functools.partial(EngineLink.connect, address)
+        if link_first:   # a replacement: the engine is loaded, so the link takes milliseconds, and the connections queued on
+            try: start = start()   # its socket meanwhile get answers, not 'the model is still loading' (`Engine.start` takes it at once)
+            except Exception: pass   # the engine has ended: `serve` makes the link again and answers with why
+        code = serve(settings, [sock], start, CounterRows(array, row), functools.partial(_follow_supervisor, parent, stops))
+    except Exception:   # a package missing or broken, ...: the traceback says which; exit code 1 is kept for a model that cannot load
+        log.exception('HTTP worker %d failed', row); code = WORKER_FAILED
+    quick_exit(code)
 
 # %% ../nbs/08f_http_workers.ipynb #hw11
 GATE_WAIT, GATE_GO, GATE_ABANDON = 0, 1, -1   # the supervisor's word to an engine process started before its checks
@@ -110,6 +117,7 @@ class Supervisor:
     def __init__(self, settings: Settings, n: int, socks: list[socket.socket] = ()):
         self.settings, self.n, self.socks, self.stopping, self.engine, self.error = settings, n, list(socks), False, None, None
         self.engine_died, self.workers, self.signal = False, [], None   # `signal`: the first SIGINT or SIGTERM that came
+        self.failed_worker = None   # the HTTP worker that failed before any served (`watch`): ta serve stops
         self.ctx = mp.get_context('spawn')
         self.stops, self.go = self.ctx.RawValue('i', 0), self.ctx.RawValue('i', GATE_WAIT)
 
@@ -165,7 +173,7 @@ class Supervisor:
             except ProcessLookupError: pass   # exited meanwhile
 
     def watch(self, listening=None) -> int:
-        "Until every worker has exited: call `listening()` once the first socket listens (`accepting`); restart a worker that crashed (an exit code other than 0 or 1, 1 being a model that cannot load, which ends them all); stop them all if the engine process dies (they could only answer 503). Then stop the engine; the exit code (1: the model could not be loaded, or the engine died)."
+        "Until every worker has exited: call `listening()` once the first socket listens (`accepting`); restart a worker that crashed (an exit code other than 0 or 1, 1 being a model that cannot load, which ends them all, as does `WORKER_FAILED` before any worker served); stop them all if the engine process dies (they could only answer 503). Then stop the engine; the exit code (1: the model could not be loaded, a worker failed at start, or the engine died)."
         while any(p.is_alive() for p in self.workers):
             mp.connection.wait([p.sentinel for p in self.workers if p.is_alive()], timeout=FOLLOW_S)
             if listening and not self.stopping and any(accepting(s) for s in self.socks): listening(); listening = None
@@ -177,12 +185,14 @@ class Supervisor:
             for i, p in enumerate(self.workers):
                 if p.is_alive() or self.stopping: continue
                 if p.exitcode == 1: self.pass_on(signal.SIGTERM); break   # no model: the others stop too
+                if p.exitcode == WORKER_FAILED and listening is not None:   # none has served: a replacement would fail alike
+                    self.failed_worker = i; self.pass_on(signal.SIGTERM); break
                 if p.exitcode != 0:
                     log.error('HTTP worker %d (pid %d) exited with code %s; starting another', i, p.pid, p.exitcode)
                     self.workers[i] = self._start(i, link_first=self.go.value == GATE_LOADED)   # loaded: it links before it accepts
         if self.engine is not None: self.engine.close()
         if any(p.exitcode == 1 for p in self.workers): self.loader.join(10)   # they saw the load fail: its error is on its way here
-        return 1 if self.error is not None or self.engine_died or any(p.exitcode == 1 for p in self.workers) else 0
+        return 1 if self.error is not None or self.engine_died or self.failed_worker is not None or any(p.exitcode == 1 for p in self.workers) else 0
 
 NVIDIA_NODE = '/dev/nvidiactl'   # present where an NVIDIA driver runs (Linux): CUDA is then likely, before torch says so
 
@@ -221,7 +231,8 @@ def serve_workers(settings: Settings) -> int:
     host, port = socks[0].getsockname()[:2]
     code = sup.watch(lambda: log.info('ta serve listening on http://%s:%d with %d HTTP worker processes (Press CTRL+C to quit)',
                                       f'[{host}]' if ':' in host else host, port, n))   # once a worker can answer
-    if sup.error is not None: log.error(STOPPED, sup.error)   # the last line says why, after the workers' shutdown lines
+    if sup.failed_worker is not None: log.error(WORKER_STOPPED, sup.failed_worker)   # the last line says why, after the workers' shutdown lines
+    elif sup.error is not None: log.error(STOPPED, sup.error)
     if code == 0 and sup.signal == signal.SIGTERM:   # end by it, as uvicorn does for one process: 143 in a shell, a clean stop to systemd
         signal.signal(signal.SIGTERM, signal.SIG_DFL); os.kill(os.getpid(), signal.SIGTERM)
     return code

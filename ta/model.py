@@ -166,11 +166,18 @@ def prompt_ids(self, n_audio: int) -> list[int]:
 ASRModel.prompt_ids = prompt_ids
 
 # %% ../nbs/04_model.ipynb #c020
+def _read_json(f: Path) -> dict:
+    "The JSON object in checkpoint file `f`. Raises `ModelLoadError` naming `f` when it is not one (a broken edit: the parser's message alone names no file)."
+    try: d = json.loads(f.read_text())
+    except (ValueError, UnicodeDecodeError) as e: raise ModelLoadError(f"{f} is not valid JSON: {e}") from None
+    if not isinstance(d, dict): raise ModelLoadError(f"{f} holds a JSON {type(d).__name__}, not an object")
+    return d
+
 def _check_preprocessor(folder: Path):
     "Refuse a checkpoint whose feature settings differ from the ones `ta.features` computes."
     f = folder / 'preprocessor_config.json'
     if not f.exists(): return
-    got, want = json.loads(f.read_text()), dict(sampling_rate=SAMPLE_RATE, num_mel_bins=N_MELS, n_fft=N_FFT, win_length=WIN_LENGTH, hop_length=HOP_LENGTH)
+    got, want = _read_json(f), dict(sampling_rate=SAMPLE_RATE, num_mel_bins=N_MELS, n_fft=N_FFT, win_length=WIN_LENGTH, hop_length=HOP_LENGTH)
     diff = {k: got[k] for k in want if k in got and got[k] != want[k]}
     if diff: raise ModelLoadError(f"preprocessor_config.json asks for {diff}; ta computes GraniteSpeech5 features with {want}")
 
@@ -211,7 +218,7 @@ def _from_pretrained(cls, name: str | Path = TINY_DIR, device: str | torch.devic
     "Load a checkpoint folder or Hub id in the published layout. Raises `ModelLoadError` naming what is missing."
     folder = resolve_dir(str(name))
     if not (folder / 'config.json').exists(): raise ModelLoadError(f"{folder} has no config.json: not an ASR checkpoint")
-    config = ASRConfig.from_dict(json.loads((folder / 'config.json').read_text()))
+    config = ASRConfig.from_dict(_read_json(folder / 'config.json'))
     _check_preprocessor(folder)
     if not (folder / 'model.safetensors').exists(): raise ModelLoadError(f"{folder} has no model.safetensors (the projector weights)")
     try: tokenizer = PreTrainedTokenizerFast.from_pretrained(folder)

@@ -731,9 +731,16 @@ async def _while_connected(request: Request | None, job: asyncio.Future):
             raise ClientGone('the client closed the connection while its upload was being decoded')
     return await job
 
+def _unless_cut(engine: 'Engine', fn):
+    "`fn` for `off_loop`, raising `ShuttingDown` (503) instead of running once `engine`'s drain time is up: the cut stops the decodes running then (`stop_decoders`), and one still waiting for a decoding thread would start after it, run past uvicorn's graceful timeout and be cancelled (a 500 with a traceback; a fresh-clone check's Ctrl-C during a burst of 31-minute uploads, stop 49)."
+    def run(*args):
+        if engine.cut: raise ShuttingDown(_CUT_SHORT)
+        return fn(*args)
+    return run
+
 async def decode_upload(engine: 'Engine', claim: 'Claim', audio_bytes: bytes, deadline: 'Deadline', request: Request | None = None) -> np.ndarray:
     "The upload decoded to 16 kHz mono float32 [T] off the event loop within `deadline`, its seconds counted against the in-flight bound. If the deadline passes or `request`'s client leaves first, its decode is stopped (ffmpeg killed) and `DeadlineExceeded` / `ClientGone` raised."
-    job = off_loop(claim, decode_audio, audio_bytes, engine.settings.max_audio_s, claim)
+    job = off_loop(claim, _unless_cut(engine, decode_audio), audio_bytes, engine.settings.max_audio_s, claim)
     try: audio = await deadline.wait(_while_connected(request, job))
     except BaseException:
         engine.inflight.decodes_stopped += stop_decoders(claim)
@@ -752,5 +759,5 @@ def record(engine: 'Engine', times: tuple[float, ...], seconds: float):
 async def undo_content_coding(request: Request, claim: 'Claim', body: bytes, deadline: 'Deadline', limit: int) -> bytes:
     "The body with the `Content-Encoding` it was sent with undone (`decode_content`, off the event loop, within `deadline`), every line of that header read in order, as RFC 9110 reads a list split over lines; 413 past `limit` bytes."
     if not (codings := ', '.join(request.headers.getlist('content-encoding'))): return body
-    return await deadline.wait(off_loop(claim, decode_content, body, codings, limit))
+    return await deadline.wait(off_loop(claim, _unless_cut(request.app.state.engine, decode_content), body, codings, limit))
 
