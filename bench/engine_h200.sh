@@ -182,6 +182,8 @@ print(f'built $CKPT in {time.time() - t:.1f} s')" 2>&1 | quiet | tail -3
 }
 serve() {  # TAG names the records, SERVE_ARGS adds flags, CLIENT_RUNS='1 2' adds bench runs from that many client processes
   local t0=$SECONDS tag=${TAG:-serve_http}
+  python3 -P -c 'import fastapi_offline, multipart' 2> /dev/null ||   # stop 49's cold call lost its server to a missing wheel
+    { echo "$tag not started: ta serve needs fastapi-offline and python-multipart among .gpu's wheels (the header's prepare.sh line)"; return; }
   echo "$tag serves $(python3 -P -c 'import ta, os; print(os.path.dirname(ta.__file__))')" | tee -a "$OUT/healthy.log"
   # TORCH_LOGS=recompiles: a compile after start-up (a shape warm-up missed) shows in the log; v7b's 32-client level
   # ran at 728 RTFx against v6b's 1256 with its audio-decode stage 4x slower, and nothing in the log said why
