@@ -4,7 +4,7 @@
 
 # %% ../nbs/07b_service.ipynb #svc-imports
 from __future__ import annotations
-import ctypes, ctypes.util, gc, logging, os, re, signal, subprocess, threading, time, warnings
+import ctypes, ctypes.util, gc, logging, os, re, subprocess, threading, time, warnings
 from pathlib import Path
 from typing import Any, Callable
 import numpy as np
@@ -17,8 +17,8 @@ from .model import ASRModel
 from .settings import Settings
 
 # %% auto #0
-__all__ = ['log', 'ENDING_S', 'quiet_notices', 'freeze_heap', 'set_cpu_threads', 'load_for_serving', 'warm_up', 'run_with_engine',
-           'trim_now', 'launch', 'wait_healthy']
+__all__ = ['log', 'ENDING_S', 'LAUNCH_S', 'quiet_notices', 'freeze_heap', 'set_cpu_threads', 'load_for_serving', 'warm_up',
+           'run_with_engine', 'trim_now', 'launch', 'wait_healthy']
 
 # %% ../nbs/07b_service.ipynb #svc-load
 log = logging.getLogger('ta.service')
@@ -73,14 +73,7 @@ def warm_up(model: DecodeEngine | ASRModel, seconds: tuple[float, ...] = (1.0, 4
 
 # %% ../nbs/07b_service.ipynb #svc-run
 ENDING_S = 5.0   # how long `run_with_engine` waits for its thread to end once the thread has said it has (it has only returns left)
-
-def _hold_sigint() -> set | None:
-    "Block SIGINT in this thread (it stays pending); the mask before, or None where there are no signal masks (Windows)."
-    return signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if hasattr(signal, 'pthread_sigmask') else None
-
-def _release_sigint(held: set | None):
-    "Restore the mask `_hold_sigint` returned: a SIGINT held meanwhile is delivered now."
-    if held is not None: signal.pthread_sigmask(signal.SIG_SETMASK, held)
+LAUNCH_S = 1.0   # how long a Ctrl-C that cut `Thread.start` short waits for the thread to show it runs (`ident`) before deciding it never did
 
 def run_with_engine(settings: Settings, work: Callable[[DecodeEngine], Any], stop: threading.Event | None = None) -> Any:
     "Load the model for `settings` (`load_for_serving`), run `work(engine)` and close the engine, in a thread of their own; return what `work` returned or raise what it raised. Ctrl-C (`KeyboardInterrupt` in the calling thread) sets `stop`, then closes the engine (so work that records results can tell a failure the closing caused: `stop` is set first), waits for the work to end and raises `KeyboardInterrupt`; a second Ctrl-C raises at once."
@@ -93,17 +86,17 @@ def run_with_engine(settings: Settings, work: Callable[[DecodeEngine], Any], sto
             finally: e.close()
         except BaseException as x: out['error'] = x
         finally: out['ended'] = True
-    held, started = _hold_sigint(), False   # a Ctrl-C inside `start` skipped the `except` below and left the thread loading at
-    try:                                     # the interpreter's exit: an abort ('terminate called', a CI run of stop 49)
-        try: (t := threading.Thread(target=run, name='ta-engine-work', daemon=True)).start(); started = True   # it inherits the mask
-        finally: _release_sigint(held)   # a Ctrl-C that came meanwhile raises now, inside the outer `try`
+    t = threading.Thread(target=run, name='ta-engine-work', daemon=True)
+    try:
+        t.start()   # inside the `try`: a Ctrl-C can cut its wait short once the thread is launched, and the model then
+                    # loaded on while the interpreter exited: an abort ('terminate called', exit -6; a CI run of stop 49)
         while 'ended' not in out: time.sleep(0.02)   # not Thread.join: see above
         t.join(ENDING_S)   # ended: its last lines run, so the interpreter does not exit under them
     except KeyboardInterrupt:
         stop.set()
         if engine: engine[0].close()          # the work's waits fail now (ShuttingDown); `close` is idempotent
-        while started and 'ended' not in out: time.sleep(0.02)
-        if started: t.join(ENDING_S)
+        launched = time.monotonic() + LAUNCH_S
+        while 'ended' not in out and (t.ident is not None or time.monotonic() < launched): time.sleep(0.02)
         raise
     if 'error' in out: raise out['error']
     return out['value']
