@@ -40,5 +40,5 @@ rm "$out"/espeakng_loader/libespeak-ng.so.*   # copies of libespeak-ng.so, the o
 find "$out/espeakng_loader/espeak-ng-data" -maxdepth 1 -name '*_dict' ! -name en_dict -delete
 rm -rf "$out/wheels"; pip_get "$out/wheels" soundfile==0.14.0 cffi==2.1.1 pycparser==3.12 soxr==1.1.0 jiwer==4.0.0 rapidfuzz==3.14.6 \
   whisper-normalizer==0.1.15 more-itertools==11.2.1 indic-numtowords==1.1.0 text2num==3.1.0 \
-  pydantic==2.14.4 pydantic-core==2.50.5 annotated-types==0.8.0 typing-inspection==0.4.5 pydantic-settings==2.16.3   # ta.settings (stop 48: without them the call died at import)
+  pydantic==2.14.4 pydantic-core==2.50.5 annotated-types==0.8.0 typing-inspection==0.4.5 pydantic-settings==2.16.3 python-dotenv==1.2.4   # ta.settings (stop 48: without them the call died at import; stop 50: pydantic-settings imports dotenv)
 du -sh "$out"/*
