@@ -4,7 +4,7 @@
 
 # %% ../nbs/01_audio.ipynb #c002
 from __future__ import annotations
-import codecs, io, json, os, re, signal, struct, subprocess, sys, tempfile, threading, time
+import codecs, io, json, math, os, re, signal, struct, subprocess, sys, tempfile, threading, time
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -88,9 +88,9 @@ class _Cap:
     message: str
     def passed(self, samples: int) -> bool: return samples > self.seconds * SAMPLE_RATE  # `samples` at 16 kHz
 
-def _cap(max_seconds: float | None, nbytes: int) -> _Cap:
-    "The tighter of `max_seconds` and the bound from the upload's size, `nbytes` bytes."
-    by_size = SIZE_FREE_S + nbytes / MIN_BYTES_PER_S
+def _cap(max_seconds: float | None, nbytes: int | None) -> _Cap:
+    "The tighter of `max_seconds` and the bound from the upload's size, `nbytes` bytes (None: no bound from the size, for a user's own local file)."
+    by_size = math.inf if nbytes is None else SIZE_FREE_S + nbytes / MIN_BYTES_PER_S
     if max_seconds is not None and max_seconds <= by_size: return _Cap(max_seconds, _TOO_LONG.format(max_seconds))
     return _Cap(by_size, _TOO_DENSE.format(by_size, nbytes, SIZE_FREE_S, MIN_BYTES_PER_S))
 
@@ -322,9 +322,10 @@ def _checked(x: np.ndarray) -> np.ndarray:
         f"the audio's samples reach {peak:.3g}, where full scale is 1.0: its float samples are broken; {_FIX}")
     return x  # [T]: the channels mixed (`mix_block`)
 
-def _decode_file(path: Path, max_seconds: float | None, timeout_s: float = FFMPEG_TIMEOUT_S, upload: bool = False) -> np.ndarray:
-    "Decode the local file `path` with ffmpeg to 16 kHz mono float32 [T]; a typed `TaError` for every failure, naming it as the request's body when `upload` (a temporary copy of one)."
-    cap, start = _cap(max_seconds, path.stat().st_size), time.monotonic()
+def _decode_file(path: Path, max_seconds: float | None, timeout_s: float = FFMPEG_TIMEOUT_S, upload: bool = False,
+                 size_bound: bool = True) -> np.ndarray:
+    "Decode the local file `path` with ffmpeg to 16 kHz mono float32 [T], capped by `max_seconds` and, when `size_bound`, by its size (`_cap`); a typed `TaError` for every failure, naming it as the request's body when `upload` (a temporary copy of one)."
+    cap, start = _cap(max_seconds, path.stat().st_size if size_bound else None), time.monotonic()
     try:
         if max_seconds is not None and (_stated_seconds(path, timeout_s) or 0) > cap.seconds + _CAP_MARGIN_S:
             raise TooLarge(cap.message)  # from the header: nothing decoded
@@ -357,23 +358,27 @@ def _decode_bytes(data: bytes, max_seconds: float | None) -> np.ndarray:
         f.write(data); f.flush()
         return _decode_file(Path(f.name), max_seconds, upload=True)
 
-def _decode_path(path: Path, max_seconds: float | None) -> np.ndarray:
-    "Decode the local file `path`: in process when libsndfile takes it, else by ffmpeg."
+def _decode_path(path: Path, max_seconds: float | None, size_bound: bool = True) -> np.ndarray:
+    "Decode the local file `path`: in process when libsndfile takes it, else by ffmpeg; capped by `max_seconds` and, when `size_bound`, by its size."
     with open(path, 'rb') as f: head = f.read(12)
     _refuse_packed(head, upload=False)
-    x = _decode_soundfile(os.fsencode(path), head, _cap(max_seconds, path.stat().st_size))   # bytes: any name the system allows, UTF-8 or not
-    return _decode_file(path, max_seconds) if x is None else _checked(x)
+    cap = _cap(max_seconds, path.stat().st_size if size_bound else None)
+    x = _decode_soundfile(os.fsencode(path), head, cap)   # bytes: any name the system allows, UTF-8 or not
+    return _decode_file(path, max_seconds, size_bound=size_bound) if x is None else _checked(x)
 
-def decode_audio(data: bytes | str | Path, max_seconds: float | None = None, owner=None) -> np.ndarray:
+def decode_audio(data: bytes | str | Path, max_seconds: float | None = None, owner=None, size_bound: bool = True) -> np.ndarray:
     """Decode an audio or video file (its bytes, or a local path) to 16 kHz mono float32 [T] in [-1, 1].
     `TooLarge` (413) past `max_seconds` or past `SIZE_FREE_S` + 1 s per `MIN_BYTES_PER_S` bytes of the file; `BadRequest` (400)
     for an empty, broken or soundless file; `NotAudio` (415) for what is not audio; `ShuttingDown` (503) when `stop_decoders` stopped it
-    (`stop_decoders(owner)` stops this call only)."""
+    (`stop_decoders(owner)` stops this call only). `size_bound=False` drops the bound from the size for a local path (a user's own
+    file, e.g. a long recording that is mostly digital silence); `max_seconds` alone then bounds it, and must be given.
+    An upload's bytes are always bounded by their size."""
+    if not size_bound and max_seconds is None: raise ValueError('size_bound=False needs max_seconds: nothing else would bound the decoded audio')
     _OWNER.value = owner
-    try: return _decode_any(data, max_seconds)
+    try: return _decode_any(data, max_seconds, size_bound)
     finally: _OWNER.value = None
 
-def _decode_any(data: bytes | str | Path, max_seconds: float | None) -> np.ndarray:
+def _decode_any(data: bytes | str | Path, max_seconds: float | None, size_bound: bool = True) -> np.ndarray:
     "`decode_audio`'s work, once its owner is set."
     if isinstance(data, (bytes, bytearray, memoryview)):
         if not len(data): raise BadRequest("the request body is empty; send the audio file's bytes")
@@ -383,7 +388,7 @@ def _decode_any(data: bytes | str | Path, max_seconds: float | None) -> np.ndarr
     if path.is_dir(): raise BadRequest(f"{str(data)!r} is a directory; give the path of an audio file")
     if not path.is_file(): raise BadRequest(f"{str(data)!r} is not a regular file (a device, pipe or socket); give the path of an audio file")
     if path.stat().st_size == 0: raise BadRequest(f"the audio file {str(data)!r} is empty")
-    return _decode_path(path, max_seconds)
+    return _decode_path(path, max_seconds, size_bound)
 
 def audio_seconds(audio: np.ndarray, sr: int = SAMPLE_RATE) -> float:
     "Duration in seconds of `audio` [T] sampled at `sr` Hz."

@@ -38,10 +38,10 @@ def cmd_serve(a) -> int:
     return serve_workers(settings)
 
 # %% ../nbs/12_cli.ipynb #c008
-def _decode_or_error(path: str):
-    "Decoded audio, or the `TaError` that explains why the file cannot be used."
+def _decode_or_error(path: str, max_seconds: float):
+    "Decoded audio, or the `TaError` that explains why the file cannot be used: a local file of the user's own, bounded by `max_seconds` alone (not by its size, as an upload is: nbs/01_audio)."
     from ta.audio import decode_audio
-    try: return decode_audio(path)
+    try: return decode_audio(path, max_seconds=max_seconds, size_bound=False)
     except TaError as e: return e
 
 _BIDI = frozenset('\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069')   # Unicode's bidirectional controls
@@ -72,18 +72,19 @@ def cmd_transcribe(a) -> int:
         text = join_texts([x.result() for x in got])
         print(json.dumps({'file': f, 'text': text, 'duration': round(seconds, 3)}) if a.json else printable(f'{f}: {text}' if len(a.files) > 1 else text), flush=True)
         return seconds
-    def lines(engine):
+    def lines(engine, max_seconds: float):
         sent, held = deque(), 0.0
         for f in a.files:
             while held >= AHEAD_S: held -= write_oldest(sent)
-            audio = _decode_or_error(f)
+            audio = _decode_or_error(f, max_seconds)
             if isinstance(audio, TaError): sent.append((f, audio, 0.0)); continue
             sent.append((f, engine.submit(split_chunks(audio)), audio_seconds(audio))); held += sent[-1][2]
         while sent: write_oldest(sent)
     if any(Path(f).is_file() for f in a.files):   # Ctrl-C stops the engine before the command ends (`run_with_engine`, nbs/07b_service)
         given = {k: v for k, v in dict(model=a.model, device=a.device, state_dtype=a.state_dtype, cpu_threads=a.cpu_threads).items() if v is not None}
-        run_with_engine(Settings(**given, allow_slow_kernels=True), lines)
-    else: lines(None)                           # no file to transcribe: only error lines, and no model loaded
+        settings = Settings(**given, allow_slow_kernels=True)
+        run_with_engine(settings, lambda engine: lines(engine, settings.max_audio_s))   # TA_MAX_AUDIO_S, 6 h by default
+    else: lines(None, 0.0)                      # no file to transcribe: only error lines, and no model loaded
     return 2 if failed else 0
 
 # %% ../nbs/12_cli.ipynb #c010

@@ -443,7 +443,7 @@ def vtlp_factors(rng: np.random.Generator, n: int, share: float = VTLP_SHARE) ->
     return [float(rng.uniform(lo, hi)) if rng.random() < share else 1.0 for _ in range(n)]
 
 # %% ../nbs/13_corpus.ipynb #spec2
-SPEC_AUGMENT_SHARE = 0.0                      # training clips masked (`spec_augment`); 0 until a call measures it (one change a call)
+SPEC_AUGMENT_SHARE = 1.0                      # training clips masked (`spec_augment`): every one from stop 50, whose calls measured them (nbs/14_train)
 FREQ_MASKS, FREQ_MASK_BINS = 2, 13            # bands a masked clip loses, each up to this many of the 80 mel bins (half of Park et al.'s LD policy, 2 x 27)
 TIME_MASKS, TIME_MASK_STEPS, TIME_MASK_SHARE = 2, 25, 0.1   # spans it loses, each up to 25 steps of 20 ms and a tenth of the clip (LD: 100 frames of 10 ms, a fifth)
 
