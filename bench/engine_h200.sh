@@ -137,7 +137,9 @@
 #                                                            # start: fastapi-offline was missing from .gpu then; bench/h100/serve_v49_died_no_fastapi_offline.log)
 #     call 2, warm: DEADLINE=470 OUT=/tmp/out bash bench/engine_h200.sh build_once v49_warm l2_prefetch step_variants
 #     call 3, warm: LEVELS=64,128 TAG=serve_http_v49_warm2_w4 DEADLINE=420 OUT=/tmp/out bash bench/engine_h200.sh build_once baselines serve
-#   (records bench/*v49*_h100.json, bench/l2_prefetch_h100.json, bench/step_variants_h100.json; nbs/10c_engine_bench, nbs/06g_patches_l2)
+#   (records bench/*v49*_h100.json, bench/l2_prefetch_h100.json, bench/step_variants_h100.json; nbs/10c_engine_bench, nbs/06f_keep_going)
+#   Stop 50: the L2 prefetch removed (slower on the H100; nbs/06f_keep_going "Tried, not kept"): its step l2_prefetch, its
+#   scripts and nbs/06g_patches_l2 are in commit 107d287; the lines above that name them ran at that commit
 #   Stop 45: DEADLINE=150 bash bench/engine_h200.sh w8_tiny ran out of deadline (serve gives up below 60 s left): use DEADLINE=240 or more
 #   Stop 45 (planned, not yet run): DEADLINE=290 OUT=/tmp/out bash bench/engine_h200.sh build w8_ab (carrying .gpu without ffbin.tar.xz): 4 HTTP
 #                                                            # workers against 8 (nbs/10c_engine_bench v23)
@@ -351,11 +353,8 @@ step_ab() {  # the served step's profile with ./ab_before's ta (before; or this 
 gemm_stream() {  # the step's weight GEMMs with weights streamed from HBM (copies cycled past the L2): cuBLAS against split-K Triton configs
   timeout $(left) python bench/gemm_stream_h200.py "$OUT/gemm_stream_h200.json" 2>&1 | quiet | tail -25
 }
-l2_prefetch() {  # stop 46, issue 11: weights prefetched into the L2 on a side stream during the GEMM before (bench/l2_prefetch_h200.py)
-  timeout $(left) python bench/l2_prefetch_h200.py "$OUT/l2_prefetch_h200.json" 2>&1 | quiet | tail -25
-}
-step_variants() {  # stop 46, issue 11: the served step in VARIANTS (default: base l2=16 l2=32; also cdt, cublaslt), in turn, twice, one process (bench/step_variants_h200.py)
-  timeout $(left) python bench/step_variants_h200.py $CKPT "$OUT/step_variants_h200.json" ${VARIANTS:-base l2=16 l2=32} 2>&1 | quiet | tail -30
+step_variants() {  # stop 46, issue 11: the served step in VARIANTS (default: base cdt cublaslt), in turn, twice, one process (bench/step_variants_h200.py)
+  timeout $(left) python bench/step_variants_h200.py $CKPT "$OUT/step_variants_h200.json" ${VARIANTS:-base cdt cublaslt} 2>&1 | quiet | tail -30
 }
 step_after() {  # this tree's step alone, fp32 state (as step_ab's second half)
   timeout $(left) python bench/step_profile_h200.py $CKPT "$OUT/step_final.json" --fp32-only 2>&1 | quiet | grep -v group | tail -5

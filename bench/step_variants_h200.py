@@ -2,28 +2,25 @@
 reset first, so each compiles with its own settings) with the decode graphs of buckets 1, 32 and 128 captured (no
 encoder or prefill graphs, no row ever stopping, every row at the KV column of a 17 s chunk half-way through its new
 tokens, as bench/step_profile_h200.py). A variant is `base` or parts joined by `+`:
-  l2=MB     `ta.engine.L2_PREFETCH_MB` = MB: each GEMM's weight asked of the L2 ahead of it (nbs/06g_patches_l2);
-            predicted -3 to -7% at 1 and 32 rows, about 0 at 128
   cdt       inductor's coordinate-descent tuning of its Triton kernels (the step's 158 small kernels, 0.31 ms at 32
             rows); predicted -1 to -3% at 32 rows
   cublaslt  `torch.backends.cuda.preferred_blas_library('cublaslt')`: cuBLASLt's heuristics pick the GEMM kernels
             (the down projection's split-K and its reduce kernel, 12.4 us at 32 rows against 5.9 at the floor, are
             cuBLAS's choice); predicted within 3% either way
 Per variant and bucket: the median of 50 replays after 5 (ms) beside the floor, the kernels a replay runs by group,
-and the tokens 8 replays write from the same start against the first variant's (a prefetch changes no value; another
-compile may round differently, so agreement is reported, not assumed). The variants run in order, then again (ROUNDS),
+and the tokens 8 replays write from the same start against the first variant's (another compile may round
+differently, so agreement is reported, not assumed). The variants run in order, then again (ROUNDS),
 so a drift of the machine shows.
 Usage (bench/engine_h200.sh step_variants): python bench/step_variants_h200.py CKPT OUT.json [VARIANT ...]
-(default: base l2=16 l2=32)"""
+(default: base cdt cublaslt; stop 49's l2=MB variants ran at commit 107d287, which had the L2 prefetch)"""
 import gc, json, sys, time
 import torch
-import ta.engine
 from ta.engine import DecodeEngine, _prompt_room
 from ta.model import ASRModel
 from ta.patches.bench import time_steps, summarize, copy_bandwidth, decode_floor_bytes, floor_ms, environment, profile_steps, kernel_table
 
 BUCKETS, REPLAYS = (1, 32, 128), 8
-ckpt, out, variants = sys.argv[1], sys.argv[2], sys.argv[3:] or ['base', 'l2=16', 'l2=32']
+ckpt, out, variants = sys.argv[1], sys.argv[2], sys.argv[3:] or ['base', 'cdt', 'cublaslt']
 ROUNDS = 2
 model = ASRModel.from_pretrained(ckpt, device='cuda')
 LIVE = _prompt_room(model, 17.0) + int(3.3 * 17 / 2)
@@ -36,14 +33,12 @@ rec['default_blas'] = str(DEFAULT_BLAS)
 
 def apply(variant: str) -> None:
     "Set what `variant` names (nothing else: every part starts from the default)."
-    ta.engine.L2_PREFETCH_MB = 0.0
     torch._inductor.config.coordinate_descent_tuning = False
     torch.backends.cuda.preferred_blas_library(DEFAULT_BLAS)
     for part in variant.split('+'):
-        if part.startswith('l2='): ta.engine.L2_PREFETCH_MB = float(part[3:])
-        elif part == 'cdt': torch._inductor.config.coordinate_descent_tuning = True
+        if part == 'cdt': torch._inductor.config.coordinate_descent_tuning = True
         elif part == 'cublaslt': torch.backends.cuda.preferred_blas_library('cublaslt')
-        elif part != 'base': raise SystemExit(f'unknown variant part {part!r}: base, l2=MB, cdt, cublaslt')
+        elif part != 'base': raise SystemExit(f'unknown variant part {part!r}: base, cdt, cublaslt')
 
 def run(variant: str, rnd: int) -> None:
     "Build, capture and time one variant; its tokens against the first variant's."

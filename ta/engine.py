@@ -21,22 +21,20 @@ from .pipeline import split_chunks, join_texts
 from .patches.state import gated_delta_step_, gdn_conv_step_, _fla_kernel, l2norm
 from .patches.lm_head import contiguous_lm_head_input
 from .patches.gqa import decode_attention
-from .patches.l2 import prefetch_l2_, join_l2_
 
 # %% auto #0
 __all__ = ['BUCKETS', 'PREFILL_BUCKETS', 'ADMIT_MIN_CHUNKS', 'ADMIT_MAX_WAIT', 'ADMIT_QUIET_SECONDS', 'ADMIT_QUIET_SHARE',
            'MAX_CHUNK_SECONDS', 'WARMUP_STEPS', 'MIN_COMPILED_ROWS', 'FAIR_RESERVE_DIVISOR', 'PASS_COST_ROWS',
-           'STATE_DTYPES', 'L2_PREFETCH_MB', 'ARGMAX_PARTS', 'KERNEL_PACKAGES', 'MAX_FRAMES', 'TUNE_TIMEOUT_S',
+           'STATE_DTYPES', 'ARGMAX_PARTS', 'KERNEL_PACKAGES', 'MAX_FRAMES', 'TUNE_TIMEOUT_S',
            'SYNTHETIC_TOKENS_PER_SECOND', 'GraphMode', 'buckets_for', 'compiled_sizes', 'bucket_table',
            'prefill_splits', 'prefill_split', 'fair_reserve', 'fast_decode_kernel', 'ban_repeated_ngrams_', 'RowPool',
-           'new_pool', 'rows_view', 'fuse_projections_', 'project', 'mlp', 'ahead', 'first_weight', 'attention_step',
-           'linear_attention_step', 'argmax_rows', 'sample', 'decode_step', 'causal_conv_reference',
-           'delta_rule_reference', 'causal_conv_prefill', 'chunk_delta_rule_prefill', 'attention_prefill',
-           'linear_attention_prefill', 'prefill_layer', 'prefill_states', 'write_rows', 'prefill', 'EncoderGraph',
-           'chunk_frames', 'tf32_matmuls', 'depthwise_conv_taps', 'encoder_block', 'regional_encode', 'capture_encoder',
-           'PrefillGraph', 'encode_with', 'EngineStats', 'DecodeEngine', 'capture', 'capture_prefill',
-           'tune_fla_beside', 'setup', 'token_budget', 'budget_for', 'submit_features', 'as_clips', 'submit',
-           'transcribe_clips', 'transcribe', 'drain', 'close']
+           'new_pool', 'rows_view', 'fuse_projections_', 'project', 'mlp', 'attention_step', 'linear_attention_step',
+           'argmax_rows', 'sample', 'decode_step', 'causal_conv_reference', 'delta_rule_reference',
+           'causal_conv_prefill', 'chunk_delta_rule_prefill', 'attention_prefill', 'linear_attention_prefill',
+           'prefill_layer', 'prefill_states', 'write_rows', 'prefill', 'EncoderGraph', 'chunk_frames', 'tf32_matmuls',
+           'depthwise_conv_taps', 'encoder_block', 'regional_encode', 'capture_encoder', 'PrefillGraph', 'encode_with',
+           'EngineStats', 'DecodeEngine', 'capture', 'capture_prefill', 'tune_fla_beside', 'setup', 'token_budget',
+           'budget_for', 'submit_features', 'as_clips', 'submit', 'transcribe_clips', 'transcribe', 'drain', 'close']
 
 # %% ../nbs/07_engine.ipynb #c006
 BUCKETS = (1, 2, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128)  # row counts a decode step is captured for
@@ -173,27 +171,15 @@ def fuse_projections_(decoder) -> None:
         for kind, names in _GROUPS.items():
             if (mod := getattr(layer, kind, None)) is not None and not hasattr(mod, 'fused'): _fuse(mod, names)
 
-def project(mod: torch.nn.Module, h: Tensor, then: Tensor | None = None) -> list[Tensor]:
-    "The outputs of `mod`'s fused projections of h [..., D], in `_GROUPS` order: one GEMM; with `then`, the weight read next, `ahead` of it."
+def project(mod: torch.nn.Module, h: Tensor) -> list[Tensor]:
+    "The outputs of `mod`'s fused projections of h [..., D], in `_GROUPS` order: one GEMM."
     w, sizes = mod.fused
-    out = F.linear(h, w)
-    if then is not None: ahead(out, then)
-    return out.split(sizes, -1)
+    return F.linear(h, w).split(sizes, -1)
 
-def mlp(m: torch.nn.Module, h: Tensor, step: bool = False) -> Tensor:
-    "The gated MLP of h [..., D] with its gate and up projections as one GEMM; in the decode `step`, the down projection's weight pulled `ahead` once they are written."
-    gate, up = project(m, h, m.down_proj.weight if step else None)
+def mlp(m: torch.nn.Module, h: Tensor) -> Tensor:
+    "The gated MLP of h [..., D] with its gate and up projections as one GEMM."
+    gate, up = project(m, h)
     return m.down_proj(m.act_fn(gate) * up)
-
-L2_PREFETCH_MB = 0.0   # MB of each weight GEMM's weight the decode step asks the L2 for before it runs (`ahead`); 0: none. Off: the step ran slower with it on an H100 (nbs/06g_patches_l2, stop 49)
-
-def ahead(anchor: Tensor, weight: Tensor) -> None:
-    "Once `anchor` is written, start pulling the first `L2_PREFETCH_MB` of `weight` (the next GEMM's) into the L2 on a side stream (`prefetch_l2_`); nothing when it is 0. Read when the step is traced: a compiled step keeps the value it was compiled with."
-    if L2_PREFETCH_MB > 0: prefetch_l2_(anchor, weight, int(L2_PREFETCH_MB * 1e6))
-
-def first_weight(layer) -> Tensor:
-    "The weight a decoder layer's first GEMM reads: its attention's or Gated DeltaNet's fused input projection."
-    return (layer.linear_attn if hasattr(layer, 'linear_attn') else layer.self_attn).fused[0]
 
 
 # %% ../nbs/07_engine.ipynb #c016
@@ -206,7 +192,7 @@ def _rope(x: Tensor, cos: Tensor, sin: Tensor) -> Tensor:
 def attention_step(attn, h: Tensor, k_cache: Tensor, v_cache: Tensor, pool: RowPool, cos: Tensor, sin: Tensor) -> Tensor:
     "Gated GQA attention of one token per row: h [b, D] -> [b, D]; writes k, v at each row's `pos` of k_cache, v_cache [b, KV, C, hd]."
     b, hd = h.shape[0], attn.head_dim
-    qg, k, v = project(attn, h, attn.o_proj.weight)
+    qg, k, v = project(attn, h)
     q, gate = qg.view(b, -1, 2 * hd).chunk(2, -1)                                    # [b, H, hd] each
     q = _rope(attn.q_norm(q), cos, sin)
     k = _rope(attn.k_norm(k.view(b, -1, hd)), cos, sin)                             # [b, KV, hd]
@@ -222,7 +208,6 @@ def linear_attention_step(lin, h: Tensor, conv_state: Tensor, rec_state: Tensor)
     "Gated DeltaNet on one token per row: h [b, D] -> [b, D]; updates conv_state [b, conv_dim, K] and rec_state [b, HV, dk, dv] (fp32, or bf16: computed in fp32, stored rounded) in place."
     b, (w, sizes) = h.shape[0], lin.fused
     proj = F.linear(h, w)                                                           # [b, conv_dim + value_dim + 2 HV]: qkv, z, b, a
-    ahead(proj, lin.out_proj.weight)
     # the conv window, the conv, SiLU and the gates in one kernel where inductor made seven (nbs/06b_patches_state); q, k
     # and v come out each in its own buffer: fla's kernel takes contiguous tensors (views of one buffer cost a copy each)
     q, k, v, g, beta = gdn_conv_step_(proj, conv_state, lin.conv1d.weight[:, 0], lin.conv1d.bias, lin.A_log, lin.dt_bias,
@@ -261,19 +246,14 @@ def decode_step(decoder, pool: RowPool, stop_ids: Tensor, pad_id: int, ngram: in
     angle = torch.cat([angle, angle], -1)[:, None]                                   # [b, 1, rotary_dim]
     cos, sin = (angle.cos() * rot.attention_scaling).to(x.dtype), (angle.sin() * rot.attention_scaling).to(x.dtype)
     n_kv = n_lin = 0                                                                 # layers of each kind seen so far
-    ahead(x, first_weight(m.layers[0]))
-    for i, layer in enumerate(m.layers):
+    for layer in m.layers:
         h = layer.input_layernorm(x)
         if hasattr(layer, 'linear_attn'):
-            a = linear_attention_step(layer.linear_attn, h, pool.conv[n_lin], pool.rec[n_lin]); n_lin += 1
+            x = x + linear_attention_step(layer.linear_attn, h, pool.conv[n_lin], pool.rec[n_lin]); n_lin += 1
         else:
-            a = attention_step(layer.self_attn, h, *pool.kv[n_kv], pool, cos, sin); n_kv += 1
-        ahead(a, layer.mlp.fused[0]); x = x + a
-        d = mlp(layer.mlp, layer.post_attention_layernorm(x), step=True)
-        ahead(d, first_weight(m.layers[i + 1]) if i + 1 < len(m.layers) else decoder.lm_head.weight); x = x + d
-    logits = decoder.lm_head(m.norm(x))
-    if L2_PREFETCH_MB > 0: join_l2_(logits)                                          # a capture ends with the side stream joined
-    sample(pool, logits, stop_ids, pad_id, ngram)
+            x = x + attention_step(layer.self_attn, h, *pool.kv[n_kv], pool, cos, sin); n_kv += 1
+        x = x + mlp(layer.mlp, layer.post_attention_layernorm(x))
+    sample(pool, decoder.lm_head(m.norm(x)), stop_ids, pad_id, ngram)
 
 # %% ../nbs/07_engine.ipynb #c019
 KERNEL_PACKAGES = ('causal_conv1d', 'fla')   # packages whose kernels refuse CPU tensors

@@ -1,1 +1,1 @@
-"""The decode-step fixes of notebooks 06a-06d (`kernels`, `state`, `gqa`, `lm_head`: what a model needs at run time), the L2 prefetch of notebook 06g (`l2`: off until measured), and the harness that profiles and measures them (`bench`, `measure`: notebooks 06 and 06e)."""
+"""The decode-step fixes of notebooks 06a-06d (`kernels`, `state`, `gqa`, `lm_head`: what a model needs at run time), and the harness that profiles and measures them (`bench`, `measure`: notebooks 06 and 06e)."""
