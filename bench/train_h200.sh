@@ -33,6 +33,10 @@
 #   11,433-12,806. Its first try died at import: ta.train imports ta.settings (pydantic) since stop 47, and .train/wheels
 #   lacked it (bench/train_data.sh now fetches it); the second carried only ta/ and this script of the tree (64 MiB):
 #     git ls-files -z nbs bench fixtures | grep -zvE '^bench/train_h200\.sh$' | xargs -0 rm -f   (after: git checkout -- nbs bench fixtures)
+#   stop 50 (masks, --spec-augment-share 1): a first call got an H200 and died at import (.train/wheels lacked python-dotenv, which
+#   pydantic-settings imports; bench/train_data.sh fetches it now); then on an H100 (nvidia-h100-x1), carrying .train and of the
+#   tree only ta/ and this script: RUN=/tmp/trainrun DEADLINE=575 ... 9.5 - --spec-augment-share 1 (cold, from the default at
+#   12,806), then DEADLINE=465 (warm): steps 12,806-14,447 (nbs/14_train "Run 2 with masks"); masks are the default since
 set -euo pipefail
 if [ "${1:-}" = --unpack ]; then   # into a new folder first: the state it replaces is the only copy of the steps before
   [ -d "${2:-}" ] && compgen -G "$2/state.tar.part-*" >/dev/null || { echo "usage: $0 --unpack <folder with state.tar.part-*>" >&2; exit 2; }
