@@ -6,12 +6,13 @@
 from __future__ import annotations
 import argparse, os, re, signal, subprocess, sys, tempfile, time, unicodedata, uuid
 from pathlib import Path
-from .errors import TaError
+from .errors import BadRequest, TaError
 
 # %% auto #0
-__all__ = ['AHEAD_S', 'NOTEBOOK_TIMEOUT_S', 'PASSED', 'RUN_MARK', 'cmd_serve', 'printable', 'cmd_transcribe', 'cmd_space',
-           'cmd_bench', 'cmd_eval', 'notebooks', 'test_notebook', 'run_tests', 'cmd_test', 'precommit_checks',
-           'run_checks', 'cmd_precommit', 'render_readme', 'cmd_readme', 'build_parser', 'parse_args', 'main']
+__all__ = ['STDIN', 'AHEAD_S', 'NOTEBOOK_TIMEOUT_S', 'PASSED', 'RUN_MARK', 'cmd_serve', 'printable', 'cmd_transcribe',
+           'cmd_space', 'cmd_bench', 'cmd_eval', 'notebooks', 'test_notebook', 'run_tests', 'cmd_test',
+           'precommit_checks', 'run_checks', 'cmd_precommit', 'render_readme', 'cmd_readme', 'build_parser',
+           'parse_args', 'main']
 
 # %% ../nbs/12_cli.ipynb #c006
 def _add_settings_flags(p: argparse.ArgumentParser):
@@ -38,10 +39,15 @@ def cmd_serve(a) -> int:
     return serve_workers(settings)
 
 # %% ../nbs/12_cli.ipynb #c008
+STDIN = '-'   # the file name `ta transcribe` reads from standard input
+
 def _decode_or_error(path: str, max_seconds: float):
-    "Decoded audio, or the `TaError` that explains why the file cannot be used: a local file of the user's own, bounded by `max_seconds` alone (not by its size, as an upload is: nbs/01_audio)."
+    "Decoded audio, or the `TaError` that explains why the file cannot be used: a local file of the user's own, bounded by `max_seconds` alone (not by its size, as an upload is: nbs/01_audio); for `STDIN`, the bytes a pipe sends, read to their end and bounded as an upload's."
     from ta.audio import decode_audio
-    try: return decode_audio(path, max_seconds=max_seconds, size_bound=False)
+    try:
+        if path != STDIN: return decode_audio(path, max_seconds=max_seconds, size_bound=False)
+        if not (data := sys.stdin.buffer.read()): raise BadRequest("standard input was empty; pipe an audio file's bytes into it")
+        return decode_audio(data, max_seconds=max_seconds)
     except TaError as e: return e
 
 _BIDI = frozenset('\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069')   # Unicode's bidirectional controls
@@ -60,6 +66,7 @@ def cmd_transcribe(a) -> int:
     from ta.pipeline import split_chunks, join_texts
     from ta.service import run_with_engine
     from ta.settings import Settings
+    if a.files.count(STDIN) > 1: a.parser.error(f"'{STDIN}' (standard input) may be given once")
     failed = []
     def write_oldest(sent: deque) -> float:
         "Wait for the oldest file's text and write its line (or its error's); the seconds of audio that frees."
@@ -80,7 +87,7 @@ def cmd_transcribe(a) -> int:
             if isinstance(audio, TaError): sent.append((f, audio, 0.0)); continue
             sent.append((f, engine.submit(split_chunks(audio)), audio_seconds(audio))); held += sent[-1][2]
         while sent: write_oldest(sent)
-    if any(Path(f).is_file() for f in a.files):   # Ctrl-C stops the engine before the command ends (`run_with_engine`, nbs/07b_service)
+    if any(f == STDIN or Path(f).is_file() for f in a.files):   # Ctrl-C stops the engine before the command ends (`run_with_engine`, nbs/07b_service)
         given = {k: v for k, v in dict(model=a.model, device=a.device, state_dtype=a.state_dtype, cpu_threads=a.cpu_threads).items() if v is not None}
         settings = Settings(**given, allow_slow_kernels=True)
         run_with_engine(settings, lambda engine: lines(engine, settings.max_audio_s))   # TA_MAX_AUDIO_S, 6 h by default
@@ -285,7 +292,7 @@ def build_parser() -> argparse.ArgumentParser:
     s = _command(sub, 'serve', 'run the HTTP server (default model: the embedded default, trained on synthetic English voices); every flag can also be set as TA_<NAME>')
     _add_settings_flags(s); s.set_defaults(func=cmd_serve)
     t = _command(sub, 'transcribe', 'transcribe audio files in this process and print the text')
-    t.add_argument('files', nargs='+', help='audio or video files (any container ffmpeg reads)')
+    t.add_argument('files', nargs='+', help=f'audio or video files (any container ffmpeg reads); {STDIN} reads one from standard input')
     t.add_argument('--model', default=None, help='checkpoint folder or Hub id (default: the embedded default, trained on synthetic English voices)')
     t.add_argument('--device', default='auto', help="'auto' (cuda if available), 'cuda' or 'cpu' (default: %(default)s)")
     t.add_argument('--json', action='store_true', help='one JSON object per file: file, text and duration (s), or file and error')
