@@ -185,10 +185,11 @@ def _run_ffmpeg(path: Path, cap: _Cap, timeout_s: float) -> tuple[int, np.ndarra
         try: p = subprocess.Popen(_ffmpeg_cmd(path, cap.seconds), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=log,
                                   start_new_session=True)  # the terminal's Ctrl-C goes to the server, not to its decoders
         except FileNotFoundError: raise TaError(_MISSING.format('ffmpeg')) from None
-        _running(p)
         expired = threading.Event()
-        timer = threading.Timer(timeout_s, lambda: (expired.set(), p.kill())); timer.start()
-        try: x = _read_mono(p.stdout, cap); rc = p.wait()
+        timer = threading.Timer(timeout_s, lambda: (expired.set(), p.kill())); timer.daemon = True   # it never holds the interpreter's exit
+        try:
+            _running(p); timer.start()   # in the try: a Ctrl-C or SIGTERM handler that raises while they run still ends ffmpeg and the timer
+            x = _read_mono(p.stdout, cap); rc = p.wait()
         finally:
             timer.cancel(); p.kill(); p.wait(); p.stdout.close()  # kill: a no-op once ffmpeg has exited
             with _RUNNING_LOCK: _RUNNING.discard(p)
