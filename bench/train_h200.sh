@@ -36,7 +36,10 @@
 #   stop 50 (masks, --spec-augment-share 1): a first call got an H200 and died at import (.train/wheels lacked python-dotenv, which
 #   pydantic-settings imports; bench/train_data.sh fetches it now); then on an H100 (nvidia-h100-x1), carrying .train and of the
 #   tree only ta/ and this script: RUN=/tmp/trainrun DEADLINE=575 ... 9.5 - --spec-augment-share 1 (cold, from the default at
-#   12,806), then DEADLINE=465 (warm): steps 12,806-14,447 (nbs/14_train "Run 2 with masks"); masks are the default since
+#   12,806), then DEADLINE=465 (warm): steps 12,806-14,447 (nbs/14_train "Run 2 with masks"); masks are the default since then
+#   stop 51: RUN=/tmp/trainrun DEADLINE=575 ... 9.5 (cold, an H100, from the default at 14,447), then DEADLINE=560 ... 9.5
+#   (warm): steps 14,447-17,098 (nbs/14_train "Run 2 continued (stop 51)"). From stop 51 a state keeps Adam's moments
+#   (optimizer.pt) on the machine, left out of the packed state: a warm call resumes with them and skips the warm-up
 set -euo pipefail
 if [ "${1:-}" = --unpack ]; then   # into a new folder first: the state it replaces is the only copy of the steps before
   [ -d "${2:-}" ] && compgen -G "$2/state.tar.part-*" >/dev/null || { echo "usage: $0 --unpack <folder with state.tar.part-*>" >&2; exit 2; }
@@ -66,5 +69,5 @@ for kept in .train/run/state ta/checkpoints/default; do   # a warm machine's own
 left=$((deadline - SECONDS - 25))   # 25 s to pack the state
 timeout -s TERM -k 20 "$left" python3 -m ta.train --out "$run" --minutes "$minutes" "${extra[@]}" 2>&1 |
   grep -av --line-buffered '^\[transformers\]' | tee "$OUT/train_log.txt" || true   # line-buffered: a killed run keeps its log
-tar cf - -C "$run" state | split -b 15M - "$OUT/state.tar.part-"
+tar cf - -C "$run" --exclude=optimizer.pt state | split -b 15M - "$OUT/state.tar.part-"   # Adam's moments stay on the machine (ta.train.MOMENTS)
 ls -la "$OUT"

@@ -4,7 +4,7 @@
 
 # %% ../nbs/08d_server.ipynb #c002
 from __future__ import annotations
-import asyncio, contextlib, faulthandler, json, logging, re, resource, signal, socket, sys, threading, time, urllib.parse
+import asyncio, contextlib, faulthandler, logging, re, resource, signal, socket, sys, threading, time, urllib.parse
 from dataclasses import fields
 from pathlib import Path
 from fastapi import APIRouter, Depends, FastAPI, Request
@@ -254,7 +254,7 @@ class GuardedH11(H11Protocol):
         self._refuse(400, _MALFORMED)
     def _refuse(self, status: int, message: str):
         "Answer `status` (400 or 431) with `message` in ta's JSON error shape (`error_shape`: OpenAI's on /v1/*), then close the connection: it was not read as a request."
-        body = json.dumps(error_shape(self._path(), status, message)).encode()
+        body = JSONResponse(error_shape(self._path(), status, message)).body   # the bytes every other error answer has
         self.transport.write(b'HTTP/1.1 %d %s\r\ncontent-type: application/json\r\ncontent-length: %d\r\nconnection: close\r\n\r\n%s'
                              % (status, _REASONS[status], len(body), body))
         self.transport.close()
@@ -277,7 +277,7 @@ class AmbiguousFraming:
     async def __call__(self, scope, receive, send):
         names = {k.lower() for k, _ in scope.get('headers', ())}
         if scope['type'] != 'http' or not {b'content-length', b'transfer-encoding'} <= names: return await self.app(scope, receive, send)
-        body = json.dumps(error_shape(scope['path'], 400, _MALFORMED)).encode()
+        body = JSONResponse(error_shape(scope['path'], 400, _MALFORMED)).body
         await send({'type': 'http.response.start', 'status': 400,
                     'headers': [(b'content-type', b'application/json'), (b'content-length', b'%d' % len(body)), (b'connection', b'close')]})
         await send({'type': 'http.response.body', 'body': body})
@@ -304,8 +304,8 @@ class AllowedHosts:
             if scope.get('ta.host_allowed'): return await send(message)
             if message['type'] != 'http.response.start': return   # the refusal's own plain-text body
             host = dict(scope['headers']).get(b'host', b'').decode('latin-1')
-            body = json.dumps(error_shape(scope['path'], 400, f"the Host header {_shown(host)} is not a name this server answers to; "
-                                          f"send the request to {' or '.join(self.hosts)} (its --allowed-hosts)")).encode()
+            body = JSONResponse(error_shape(scope['path'], 400, f"the Host header {_shown(host)} is not a name this server answers to; "
+                                            f"send the request to {' or '.join(self.hosts)} (its --allowed-hosts)")).body
             await send({'type': 'http.response.start', 'status': 400,
                         'headers': [(b'content-type', b'application/json'), (b'content-length', b'%d' % len(body))]})
             await send({'type': 'http.response.body', 'body': body})

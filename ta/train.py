@@ -25,13 +25,13 @@ from .tiny import build_tokenizer, write_layout_files
 
 # %% auto #0
 __all__ = ['DEFAULT_VOCAB', 'DEFAULT_DIM', 'MAX_NEW_TOKENS', 'REWARM', 'CTC_WEIGHT', 'REUSE', 'PAUSED_MAX_S', 'PAUSED_HISS_DB',
-           'SHARD_BYTES', 'TRAINING_LOG', 'SAVE_EVERY_S', 'MAX_LOADER_RESTARTS', 'LOG_EVERY', 'ARG_HELP', 'STATE_FILES',
-           'KEPT_FILES', 'default_configs', 'new_model', 'batch_inputs', 'losses', 'Batch', 'augmented', 'SpeechStream',
-           'load_texts', 'test_set', 'transcripts', 'no_speech_test_set', 'no_speech_words', 'held_out_wer',
-           'voice_test_set', 'paused_test_set', 'passage_test_set', 'piper_test_set', 'flite_test_set', 'lr_at',
-           'TrainArgs', 'unique_tensors', 'save_shards', 'load_shards', 'swap_in', 'save_state', 'checkpoint_tensors',
-           'restore', 'evaluate_state', 'export_checkpoint', 'keep_state', 'training_corpus', 'train', 'train_parser',
-           'main']
+           'SHARD_BYTES', 'MOMENTS', 'TRAINING_LOG', 'SAVE_EVERY_S', 'MAX_LOADER_RESTARTS', 'LOG_EVERY', 'ARG_HELP',
+           'STATE_FILES', 'KEPT_FILES', 'default_configs', 'new_model', 'batch_inputs', 'losses', 'Batch', 'augmented',
+           'SpeechStream', 'load_texts', 'test_set', 'transcripts', 'no_speech_test_set', 'no_speech_words',
+           'held_out_wer', 'voice_test_set', 'paused_test_set', 'passage_test_set', 'piper_test_set', 'flite_test_set',
+           'lr_at', 'TrainArgs', 'unique_tensors', 'save_shards', 'load_shards', 'swap_in', 'save_state',
+           'checkpoint_tensors', 'restore', 'evaluate_state', 'export_checkpoint', 'keep_state', 'training_corpus',
+           'train', 'train_parser', 'main']
 
 # %% ../nbs/14_train.ipynb #2e77954e
 DEFAULT_VOCAB = 1024      # BPE tokens, specials included: ~1.3 per English word
@@ -73,7 +73,7 @@ def batch_inputs(model: ASRModel, audio: Tensor, n_audio: Tensor, targets: list[
     return x.masked_scatter((ids == model.audio_token_id)[..., None], audio[frames].to(x.dtype)), labels
 
 # %% ../nbs/14_train.ipynb #19b259c1
-REWARM = 200      # steps of linear learning-rate warm-up after a resume (Adam restarts from zero moments)
+REWARM = 200      # steps of linear learning-rate warm-up after a resume without Adam's moments (they restart from zero)
 CTC_WEIGHT = 0.3   # auxiliary CTC on the encoder's mid-layer head (the self-conditioned CTC layer the published encoder has)
 
 def losses(model: ASRModel, clips: list[Tensor], targets: list[list[int]], warps: list[float] | None = None,
@@ -293,12 +293,15 @@ def swap_in(folder: Path, write) -> Path:
     tmp.rename(folder); shutil.rmtree(old, ignore_errors=True)
     return folder
 
-def save_state(folder: Path, model: ASRModel, meta: dict):
-    "What a later run resumes from: the tokenizer, the fp32 weights in files of at most `SHARD_BYTES` and `meta` (step, width, logs) in meta.json. Adam's moments are not kept: they would double what a device call carries."
+MOMENTS = 'optimizer.pt'   # Adam's moments in a state folder: `bench/train_h200.sh` leaves them out of what a device call brings back
+
+def save_state(folder: Path, model: ASRModel, meta: dict, opt: torch.optim.Optimizer | None = None):
+    "What a later run resumes from: the tokenizer, the fp32 weights in files of at most `SHARD_BYTES`, `meta` (step, width, logs) in meta.json and, given `opt`, its state (Adam's moments, twice the weights' bytes) in `MOMENTS`."
     def write(tmp: Path):
         model.tokenizer.save_pretrained(tmp)
         save_shards({k: v.float() for k, v in unique_tensors(model.state_dict()).items()}, tmp, 'weights')
         (tmp / 'meta.json').write_text(json.dumps(meta, indent=1))
+        if opt is not None: torch.save(opt.state_dict(), tmp / MOMENTS)
     swap_in(folder, write)
 
 TRAINING_LOG = 'training.json'   # a kept checkpoint's meta (step, width, logs): what makes `keep_state`'s checkpoint a state a run resumes from
@@ -366,8 +369,8 @@ def training_corpus(texts: Texts, n_numbers: int = 2000) -> list[str]:
     rng = np.random.default_rng(0)
     return texts.verses['train'] + texts.words + [number_sentence(texts.words, rng) for _ in range(n_numbers)]
 
-def _start(a: TrainArgs, device: str) -> tuple[ASRModel, torch.optim.Optimizer, dict]:
-    "The model, its optimizer and the run's meta (step, width, logs): resumed from `a.out/state` when it exists."
+def _start(a: TrainArgs, device: str) -> tuple[ASRModel, torch.optim.Optimizer, dict, bool]:
+    "The model, its optimizer, the run's meta (step, width, logs) and whether Adam's moments start afresh: resumed from `a.out/state` when it exists, with its `MOMENTS` when it has them."
     state = a.out / 'state'
     if (state / 'meta.json').exists() or (state / TRAINING_LOG).exists():
         model, meta = restore(state)
@@ -379,7 +382,9 @@ def _start(a: TrainArgs, device: str) -> tuple[ASRModel, torch.optim.Optimizer, 
         print(f'a new run in {state} (width {a.dim})', flush=True)
     model = model.to(device).train()
     opt = torch.optim.AdamW(model.parameters(), lr=a.lr, betas=(0.9, 0.98), weight_decay=0.01, fused=device == 'cuda')
-    return model, opt, meta
+    if fresh := not (state / MOMENTS).exists(): return model, opt, meta, fresh
+    opt.load_state_dict(torch.load(state / MOMENTS, map_location=device)); print("with Adam's moments: no warm-up", flush=True)
+    return model, opt, meta, fresh
 
 def _batches(a: TrainArgs, tokenizer, meta: dict):
     "An iterator over `SpeechStream` batches from `a.workers` processes, seeded by the step and the loader restarts so far."
@@ -405,7 +410,7 @@ def train(a: TrainArgs, stop: threading.Event | None = None) -> dict:
     "Train (or resume) the default model on fresh synthetic speech for `a.minutes`, or until `stop` is set (`main` sets it on SIGTERM); save the state and export the checkpoint to `a.out`. An error after a step saves the state, then is raised; so does Ctrl-C (`KeyboardInterrupt`), after the export."
     device, stop = 'cuda' if torch.cuda.is_available() else 'cpu', stop or threading.Event()
     torch.manual_seed(a.seed)
-    model, opt, meta = _start(a, device)
+    model, opt, meta, fresh = _start(a, device)
     tests = (test_set(a.data, a.eval_utterances), passage_test_set(a.data, max(1, a.eval_utterances // 2)), no_speech_test_set(max(1, a.eval_utterances // 4)),
              paused_test_set(a.data, max(1, a.eval_utterances // 4)))
     first = meta['step']
@@ -413,16 +418,16 @@ def train(a: TrainArgs, stop: threading.Event | None = None) -> dict:
     # Triton 3.4-3.7.0 on Hopper (bench/h200/train_fla_backward_refused.log), and every step so far ran the torch code
     interrupted = False
     try:
-        with torch_references(model): _loop(a, model, opt, meta, tests, stop)
+        with torch_references(model): _loop(a, model, opt, meta, tests, stop, rewarm=fresh)
         if not stop.is_set(): _evaluate(model, tests, meta)
     except KeyboardInterrupt: print('interrupted: saving the state', flush=True); interrupted = True   # Ctrl-C
     except Exception as e:
         if not (stop.is_set() and _loader_failed(e)):   # a worker's death from the SIGTERM that stopped the run is no error
             if meta['step'] > first:
-                print(f"stopped at step {meta['step']} by {type(e).__name__}: saving the state", flush=True); save_state(a.out / 'state', model, meta)
+                print(f"stopped at step {meta['step']} by {type(e).__name__}: saving the state", flush=True); save_state(a.out / 'state', model, meta, opt)
             raise
     if stop.is_set(): print('stopped by SIGTERM: saving the state', flush=True)
-    save_state(a.out / 'state', model, meta)
+    save_state(a.out / 'state', model, meta, opt)
     export_checkpoint(model, a.out / 'checkpoint')
     print(f"step {meta['step']}: state in {a.out / 'state'}, checkpoint in {a.out / 'checkpoint'}", flush=True)
     if interrupted: raise KeyboardInterrupt   # saved: the caller still learns it was cut short (`main` exits 130)
@@ -435,15 +440,16 @@ def _loader_failed(e: BaseException) -> bool:
     "Whether `e` is a loader worker's failure that a new loader may mend: its death (a RuntimeError naming the DataLoader worker) or a `TaError` it raised (its espeak-ng child would not start, say), which the loader raises again here."
     return isinstance(e, TaError) or isinstance(e, RuntimeError) and 'DataLoader worker' in str(e)
 
-def _loop(a: TrainArgs, model: ASRModel, opt: torch.optim.Optimizer, meta: dict, tests: tuple[list, list, list, list], stop: threading.Event):
-    "The training steps of one run, until `a.minutes`, `a.total_steps` or `stop`: logs, evaluations and periodic saves into `meta` and `a.out`."
+def _loop(a: TrainArgs, model: ASRModel, opt: torch.optim.Optimizer, meta: dict, tests: tuple[list, list, list, list], stop: threading.Event,
+          rewarm: bool = True):
+    "The training steps of one run, until `a.minutes`, `a.total_steps` or `stop`: logs, evaluations and periodic saves into `meta` and `a.out`; a resumed run with `rewarm` (Adam's moments afresh) warms its learning rate up over `REWARM` steps."
     t0 = saved = time.time(); window, first, wait, failures = [], meta['step'], 0.0, 0
     batches = _batches(a, model.tokenizer, meta)
     while not stop.is_set() and time.time() - t0 < a.minutes * 60 and meta['step'] < a.total_steps:
-        rewarm = min(1.0, (meta['step'] - first + 1) / REWARM) if first else 1.0   # fresh Adam moments after a resume
+        scale = min(1.0, (meta['step'] - first + 1) / REWARM) if first and rewarm else 1.0   # fresh Adam moments after a resume
         try:
             t = time.time(); clips, targets, warps, masks, seeds = next(batches); wait += time.time() - t
-            ce, ctc, norm = _step(model, opt, clips, targets, rewarm * lr_at(meta['step'], a.lr, a.warmup, a.total_steps), warps, masks, seeds)
+            ce, ctc, norm = _step(model, opt, clips, targets, scale * lr_at(meta['step'], a.lr, a.warmup, a.total_steps), warps, masks, seeds)
         except (RuntimeError, TaError) as e:   # a worker died or raised (espeak-ng's crashes stay in its child): new loader, batch skipped
             if not _loader_failed(e): raise
             if stop.is_set(): break            # its workers died of the SIGTERM this process got: not a crash
@@ -458,7 +464,7 @@ def _loop(a: TrainArgs, model: ASRModel, opt: torch.optim.Optimizer, meta: dict,
         if meta['step'] % LOG_EVERY == 0:
             _log(meta, window, lr=opt.param_groups[0]['lr'], seconds=time.time() - t0, data_wait_s=wait); window = []
         if meta['step'] % a.eval_every == 0: _evaluate(model, tests, meta)
-        if time.time() - saved > SAVE_EVERY_S: save_state(a.out / 'state', model, meta); saved = time.time()
+        if time.time() - saved > SAVE_EVERY_S: save_state(a.out / 'state', model, meta, opt); saved = time.time()
 
 LOG_EVERY = 50   # steps per line of the training log
 
