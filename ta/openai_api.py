@@ -283,7 +283,7 @@ class HeldStream(StreamingResponse):
         try: await super().__call__(scope, receive, send)
         finally: self.claim.drop()
 
-def sse(event: dict) -> str: return f'data: {json.dumps(event, ensure_ascii=False)}\n\n'
+def sse(event: dict) -> str: return f"data: {json.dumps(event, ensure_ascii=False, separators=(',', ':'))}\n\n"   # compact, as every JSON body
 
 async def stream_events(engine: Engine, audio: np.ndarray, times: tuple[float, float, float], deadline: Deadline | None = None) -> AsyncIterator[str]:
     "Server-sent events of `audio`'s transcript, chunk by chunk; counts the request in `engine`'s stats when done."

@@ -30,8 +30,8 @@ log = logging.getLogger('ta.server')
 
 # %% auto #0
 __all__ = ['log', 'transcribe_router', 'health_router', 'stats_router', 'PIPELINE_BYTES', 'HEAD_KEPT_BYTES', 'MAX_HEAD_BYTES',
-           'docs_router', 'Word', 'SpeakerTurn', 'Transcription', 'ErrorBody', 'post_transcribe', 'get_health',
-           'get_stats', 'add_error_handlers', 'error_shape', 'HeadersAtAnswer', 'GuardedH11', 'head_size',
+           'HTTP2_PREFACE', 'docs_router', 'Word', 'SpeakerTurn', 'Transcription', 'ErrorBody', 'post_transcribe',
+           'get_health', 'get_stats', 'add_error_handlers', 'error_shape', 'HeadersAtAnswer', 'GuardedH11', 'head_size',
            'AmbiguousFraming', 'AbsoluteForm', 'AllowedHosts', 'quiet_floods', 'raise_open_file_limit', 'trim_memory',
            'get_docs', 'get_redoc', 'build_app', 'server_config', 'serve']
 
@@ -222,6 +222,7 @@ class GuardedH11(H11Protocol):
         if self._timer is None and self in self.guard.waiting: self._arm()   # a kept-alive connection's next request begins
         if self.conn.their_state is h11.IDLE:   # a request's line and headers are arriving
             if len(self._head) < HEAD_KEPT_BYTES: self._head += data[:HEAD_KEPT_BYTES]
+            if self._head.startswith(HTTP2_PREFACE): return self._refuse(505, _HTTP2)   # h11 would answer its two parts apart
             if head_size(self.conn.trailing_data[0] + data) > MAX_HEAD_BYTES: return self._refuse(431, _HEAD_TOO_LARGE)
         super().data_received(data)
         if self.conn.their_state is not h11.IDLE: self._got_request()
@@ -253,13 +254,15 @@ class GuardedH11(H11Protocol):
         "uvicorn's answer to bytes that are not an HTTP/1.1 request: 400 in ta's JSON error shape."
         self._refuse(400, _MALFORMED)
     def _refuse(self, status: int, message: str):
-        "Answer `status` (400 or 431) with `message` in ta's JSON error shape (`error_shape`: OpenAI's on /v1/*), then close the connection: it was not read as a request."
+        "Answer `status` (400, 431 or 505) with `message` in ta's JSON error shape (`error_shape`: OpenAI's on /v1/*), then close the connection: it was not read as a request."
         body = JSONResponse(error_shape(self._path(), status, message)).body   # the bytes every other error answer has
-        self.transport.write(b'HTTP/1.1 %d %s\r\ncontent-type: application/json\r\ncontent-length: %d\r\nconnection: close\r\n\r\n%s'
-                             % (status, _REASONS[status], len(body), body))
+        default = b''.join(b'%s: %s\r\n' % (k, v) for k, v in self.server_state.default_headers)   # `Date` and `Server`, as every answer has
+        self.transport.write(b'HTTP/1.1 %d %s\r\n%scontent-type: application/json\r\ncontent-length: %d\r\nconnection: close\r\n\r\n%s'
+                             % (status, _REASONS[status], default, len(body), body))
         self.transport.close()
 
-_REASONS = {400: b'Bad Request', 431: b'Request Header Fields Too Large'}
+_REASONS = {400: b'Bad Request', 431: b'Request Header Fields Too Large', 505: b'HTTP Version Not Supported'}
+HTTP2_PREFACE = b'PRI * HTTP/2.0\r\n'   # how a client that speaks HTTP/2 without asking first begins (RFC 9113 section 3.4)
 _HEAD_END = re.compile(rb'\n\r?\n')   # the blank line that ends a request's headers (h11 takes a bare LF too)
 
 def head_size(buffered: bytes) -> int:
@@ -268,6 +271,8 @@ def head_size(buffered: bytes) -> int:
 
 _HEAD_TOO_LARGE = (f'the request line and headers are larger than {MAX_HEAD_BYTES // 1024} KiB, the most this server reads; '
                    'send fewer or shorter headers (the audio belongs in the body)')
+_HTTP2 = ('this server speaks HTTP/1.1, and the connection began as HTTP/2 does; send HTTP/1.1 (curl: --http1.1), '
+          'or put a proxy that speaks HTTP/2 in front of it')
 _MALFORMED = ('the request is not valid HTTP/1.1 (its request line, a header, or the body framing: Content-Length, '
               'Transfer-Encoding); send a well-formed request, e.g. with curl or an HTTP library')
 
