@@ -542,7 +542,7 @@ def _holds_checkpoint(folder: Path) -> bool:
     try: return json.loads((folder / 'config.json').read_text()).get('model_type') == 'asr_model'
     except (OSError, ValueError, AttributeError): return False
 
-STATE_FILES = {'meta.json', 'tokenizer.json', 'tokenizer_config.json', 'special_tokens_map.json', 'chat_template.jinja'}   # besides weights-K.safetensors
+STATE_FILES = {'meta.json', 'tokenizer.json', 'tokenizer_config.json', 'special_tokens_map.json', 'chat_template.jinja', MOMENTS}   # besides weights-K.safetensors
 KEPT_FILES = STATE_FILES - {'meta.json'} | {TRAINING_LOG, 'config.json', 'model.safetensors', 'preprocessor_config.json', 'encoder', 'decoder',
                                            'encoder/config.json', 'encoder/model.safetensors', 'decoder/config.json', 'decoder/generation_config.json', 'decoder/model.safetensors'}   # what `keep_state` writes
 
