@@ -7,12 +7,17 @@ tokens, as bench/step_profile_h200.py). A variant is `base` or parts joined by `
   cublaslt  `torch.backends.cuda.preferred_blas_library('cublaslt')`: cuBLASLt's heuristics pick the GEMM kernels
             (the down projection's split-K and its reduce kernel, 12.4 us at 32 rows against 5.9 at the floor, are
             cuBLAS's choice); predicted within 3% either way
+  combo     inductor's combo kernels (`combo_kernels`): independent small kernels of one graph launched as one (horizontal
+            fusion); stop 52's prediction: the step's ~158 small kernels fall by a quarter to a third, -2 to -5% at 1 and
+            32 rows (2 us each, ~0.1 ms), within 2% at 128 rows; the compile may refuse our Triton kernels' neighbours
+  aggr      inductor's `aggressive_fusion` (fuses kernels that share no read); stop 52's prediction: within 2% either way
+A variant that fails to compile or capture is recorded with its error and the others go on.
 Per variant and bucket: the median of 50 replays after 5 (ms) beside the floor, the kernels a replay runs by group,
 and the tokens 8 replays write from the same start against the first variant's (another compile may round
 differently, so agreement is reported, not assumed). The variants run in order, then again (ROUNDS),
 so a drift of the machine shows.
 Usage (bench/engine_h200.sh step_variants): python bench/step_variants_h200.py CKPT OUT.json [VARIANT ...]
-(default: base cdt cublaslt; stop 49's l2=MB variants ran at commit 107d287, which had the L2 prefetch)"""
+(default: base cdt cublaslt; stop 52: base combo aggr; stop 49's l2=MB variants ran at commit 107d287, which had the L2 prefetch)"""
 import gc, json, sys, time
 import torch
 from ta.engine import DecodeEngine, _prompt_room
@@ -34,11 +39,15 @@ rec['default_blas'] = str(DEFAULT_BLAS)
 def apply(variant: str) -> None:
     "Set what `variant` names (nothing else: every part starts from the default)."
     torch._inductor.config.coordinate_descent_tuning = False
+    torch._inductor.config.combo_kernels = False
+    torch._inductor.config.aggressive_fusion = False
     torch.backends.cuda.preferred_blas_library(DEFAULT_BLAS)
     for part in variant.split('+'):
         if part == 'cdt': torch._inductor.config.coordinate_descent_tuning = True
         elif part == 'cublaslt': torch.backends.cuda.preferred_blas_library('cublaslt')
-        elif part != 'base': raise SystemExit(f'unknown variant part {part!r}: base, cdt, cublaslt')
+        elif part == 'combo': torch._inductor.config.combo_kernels = True
+        elif part == 'aggr': torch._inductor.config.aggressive_fusion = True
+        elif part != 'base': raise SystemExit(f'unknown variant part {part!r}: base, cdt, cublaslt, combo, aggr')
 
 def run(variant: str, rnd: int) -> None:
     "Build, capture and time one variant; its tokens against the first variant's."
@@ -70,7 +79,15 @@ def run(variant: str, rnd: int) -> None:
         json.dump(rec, open(out, 'w'), indent=1)
     del eng; gc.collect(); torch.cuda.empty_cache()
 
+def attempt(variant: str, rnd: int) -> None:
+    "`run`, with a failure recorded (the variant's error, then the next variant) rather than ending the call."
+    try: run(variant, rnd)
+    except Exception as e:
+        rec['runs'].append(dict(variant=variant, round=rnd, error=f'{type(e).__name__}: {str(e)[:400]}'))
+        print(variant, 'failed:', rec['runs'][-1]['error'], flush=True)
+        json.dump(rec, open(out, 'w'), indent=1); gc.collect(); torch.cuda.empty_cache()
+
 for v in variants: apply(v)   # an unknown part stops the run before anything compiles
 for rnd in range(ROUNDS):
-    for v in variants: run(v, rnd)
+    for v in variants: attempt(v, rnd)
 print('wrote', out)
