@@ -40,15 +40,21 @@
 #   stop 51: RUN=/tmp/trainrun DEADLINE=575 ... 9.5 (cold, an H100, from the default at 14,447), then DEADLINE=560 ... 9.5
 #   (warm): steps 14,447-17,098 (nbs/14_train "Run 2 continued (stop 51)"). From stop 51 a state keeps Adam's moments
 #   (optimizer.pt) on the machine, left out of the packed state: a warm call resumes with them and skips the warm-up
+#   stop 52: the same two calls, steps 17,098-20,000, the schedule's end (nbs/14_train "Run 2 to the schedule's end"). Run 3, a
+#   model of width 224 from scratch (nbs/14_train "Next (stop 52)"), its own run folders here and on the machine, carrying
+#   .train without its runs and, of the tree, ta/ without its checkpoints and this script:
+#     device call: RUN=/tmp/run3 START=none DEADLINE=575 bash bench/train_h200.sh 9.5 - --dim 224
+#     here, after: LOCAL=.train/run3 bash bench/train_h200.sh --unpack <files_at>   (log: bench/h200/train3_STEP.log)
 set -euo pipefail
 if [ "${1:-}" = --unpack ]; then   # into a new folder first: the state it replaces is the only copy of the steps before
-  [ -d "${2:-}" ] && compgen -G "$2/state.tar.part-*" >/dev/null || { echo "usage: $0 --unpack <folder with state.tar.part-*>" >&2; exit 2; }
+  [ -d "${2:-}" ] && compgen -G "$2/state.tar.part-*" >/dev/null || { echo "usage: [LOCAL=.train/run] $0 --unpack <folder with state.tar.part-*>" >&2; exit 2; }
+  local_run=${LOCAL:-.train/run}; tag=${local_run#.train/}; tag=${tag#run}   # the log of .train/run3 is bench/h200/train3_STEP.log
   new=$(mktemp -d .train/unpack.XXXX)
   { cat "$2"/state.tar.part-* | tar x -C "$new" && [ -s "$new/state/meta.json" ] && jq -e .step "$new/state/meta.json" >/dev/null; } ||
-    { echo "no complete state in $2; kept .train/run/state" >&2; rm -rf "$new"; exit 1; }
-  mkdir -p .train/run; rm -rf .train/run/state.old; [ ! -d .train/run/state ] || mv .train/run/state .train/run/state.old
-  mv "$new/state" .train/run/state && rm -rf "$new" .train/run/state.old
-  cp "$2"/train_log.txt bench/h200/train_$(jq -r .step .train/run/state/meta.json).log; exit; fi
+    { echo "no complete state in $2; kept $local_run/state" >&2; rm -rf "$new"; exit 1; }
+  mkdir -p "$local_run"; rm -rf "$local_run/state.old"; [ ! -d "$local_run/state" ] || mv "$local_run/state" "$local_run/state.old"
+  mv "$new/state" "$local_run/state" && rm -rf "$new" "$local_run/state.old"
+  cp "$2"/train_log.txt bench/h200/train${tag}_$(jq -r .step "$local_run/state/meta.json").log; exit; fi
 # bash bench/train_h200.sh MINUTES [profile|-] [python -m ta.train arguments, e.g. --total-steps 8000]
 #   profile: first profile a step (bench/train_profile_h200.py, about a minute)
 #   DEADLINE (default 570): seconds after the start by which training is sent SIGTERM (it ends the step it is in, saves
@@ -64,7 +70,10 @@ echo "(voice_ked_diphone) (utt.save.wave (SynthText \"festival works.\") \"/tmp/
 nvidia-smi --query-gpu=name,memory.used --format=csv,noheader; nproc
 if [ "$profile" = profile ]; then python3 bench/train_profile_h200.py --out "$OUT/train_profile.json" 2>&1 | grep -av --line-buffered '^\[transformers\]' | head -45 || true; fi
 run=${RUN:-.train/run}
-for kept in .train/run/state ta/checkpoints/default; do   # a warm machine's own state first, then the carried one, then git's
+# START: the states to resume from when the machine has none of its own, the first that exists (default: the carried
+# .train/run/state, then git's kept default); START=none starts a new run (stop 52: run 3, `--dim 224`)
+start=${START:-.train/run/state ta/checkpoints/default}; [ "$start" != none ] || start=
+for kept in $start; do   # a warm machine's own state first, then the carried one, then git's
   if [ ! -d "$run/state" ] && [ -d "$kept" ]; then mkdir -p "$run" && cp -r "$kept" "$run/state"; fi; done   # ta.train says which step it resumes
 left=$((deadline - SECONDS - 25))   # 25 s to pack the state
 timeout -s TERM -k 20 "$left" python3 -m ta.train --out "$run" --minutes "$minutes" "${extra[@]}" 2>&1 |
