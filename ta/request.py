@@ -510,7 +510,8 @@ def _json_object(body: bytes) -> dict:
         raise BadRequest(_json_fault(body, e)) from None
     if not isinstance(doc, dict): raise BadRequest('a JSON body must be an object {"inputs": "<base64 audio>", "parameters": {...}}')
     if not isinstance(doc.get('inputs'), str):
-        raise BadRequest('the JSON object needs "inputs": the audio file as a base64 string' + ('' if 'inputs' not in doc else f", not {_json_kind(doc['inputs'])}"))
+        raise BadRequest('the JSON object needs "inputs": the audio file as a base64 string' +
+                         (f", not {_json_kind(doc['inputs'])}" if 'inputs' in doc else f'; it has {_some(list(doc))}' if doc else '; it is empty'))
     if not isinstance(doc.get('options', {}), dict):
         raise BadRequest('"options" must be a JSON object (Hugging Face clients send {"wait_for_model": true}; nothing in it applies here)')
     if extra := sorted(set(doc) - set(_JSON_KEYS)):
