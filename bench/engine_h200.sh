@@ -139,7 +139,7 @@
 #     call 3, warm: LEVELS=64,128 TAG=serve_http_v49_warm2_w4 DEADLINE=420 OUT=/tmp/out bash bench/engine_h200.sh build_once baselines serve
 #   (records bench/*v49*_h100.json, bench/l2_prefetch_h100.json, bench/step_variants_h100.json; nbs/10c_engine_bench, nbs/06f_keep_going)
 #   Stop 51 (one H100, warm after two training calls): DEADLINE=420 bash bench/engine_h200.sh build step_variants (base cdt cublaslt)
-#   Stop 52: VARIANTS='base combo aggr' DEADLINE=420 bash bench/engine_h200.sh build step_variants  (inductor's combo kernels and
+#   Stop 52: VARIANTS='base combo aggr' DEADLINE=480 bash bench/engine_h200.sh build step_variants  (inductor's combo kernels and
 #   aggressive fusion; nbs/06f_keep_going)
 #   Stop 50: the L2 prefetch removed (slower on the H100; nbs/06f_keep_going "Tried, not kept"): its step l2_prefetch, its
 #   scripts and nbs/06g_patches_l2 are in commit 107d287; the lines above that name them ran at that commit
