@@ -45,6 +45,11 @@
 #   .train without its runs and, of the tree, ta/ without its checkpoints and this script:
 #     device call: RUN=/tmp/run3 START=none DEADLINE=575 bash bench/train_h200.sh 9.5 - --dim 224
 #     here, after: LOCAL=.train/run3 bash bench/train_h200.sh --unpack <files_at>   (log: bench/h200/train3_STEP.log)
+#   stop 53: that call (cold, an H100), then DEADLINE=560 and DEADLINE=160 with the same arguments (warm): run 3's steps
+#   0-4,000 (nbs/14_train "Run 3's first calls"); its meta bench/train_run3_h200.json. Before the next session's first call,
+#   here: python -m ta.train --out .train/run3 --keep .train/run3/kept   (bf16, 20 MB; the fp32 state is 40 MB), then
+#     device call: RUN=/tmp/run3 START=.train/run3/kept DEADLINE=575 bash bench/train_h200.sh 9.5
+#     carrying .train with .train/run3/kept but without .train/run and .train/run3/state (about 56 MB with ta/ and this script)
 set -euo pipefail
 if [ "${1:-}" = --unpack ]; then   # into a new folder first: the state it replaces is the only copy of the steps before
   [ -d "${2:-}" ] && compgen -G "$2/state.tar.part-*" >/dev/null || { echo "usage: [LOCAL=.train/run] $0 --unpack <folder with state.tar.part-*>" >&2; exit 2; }
