@@ -4,7 +4,7 @@
 
 # %% ../nbs/07_engine.ipynb #c002
 from __future__ import annotations
-import contextlib, enum, functools, inspect, math, os, subprocess, sys, tempfile, threading, time, types
+import contextlib, enum, functools, inspect, logging, math, os, subprocess, sys, tempfile, threading, time, types
 from collections.abc import Callable
 from collections import Counter, OrderedDict, deque
 from concurrent.futures import Future
@@ -25,16 +25,17 @@ from .patches.gqa import decode_attention
 # %% auto #0
 __all__ = ['BUCKETS', 'PREFILL_BUCKETS', 'ADMIT_MIN_CHUNKS', 'ADMIT_MAX_WAIT', 'ADMIT_QUIET_SECONDS', 'ADMIT_QUIET_SHARE',
            'MAX_CHUNK_SECONDS', 'WARMUP_STEPS', 'MIN_COMPILED_ROWS', 'FAIR_RESERVE_DIVISOR', 'PASS_COST_ROWS',
-           'STATE_DTYPES', 'ARGMAX_PARTS', 'KERNEL_PACKAGES', 'MAX_FRAMES', 'TUNE_TIMEOUT_S',
-           'SYNTHETIC_TOKENS_PER_SECOND', 'GraphMode', 'buckets_for', 'compiled_sizes', 'bucket_table',
+           'STATE_DTYPES', 'ARGMAX_PARTS', 'KERNEL_PACKAGES', 'MAX_FRAMES', 'RECENT_WEIGHT', 'TUNE_TIMEOUT_S',
+           'SYNTHETIC_TOKENS_PER_SECOND', 'DRAIN_MARGIN', 'GraphMode', 'buckets_for', 'compiled_sizes', 'bucket_table',
            'prefill_splits', 'prefill_split', 'fair_reserve', 'fast_decode_kernel', 'ban_repeated_ngrams_', 'RowPool',
            'new_pool', 'rows_view', 'fuse_projections_', 'project', 'mlp', 'attention_step', 'linear_attention_step',
            'argmax_rows', 'sample', 'decode_step', 'causal_conv_reference', 'delta_rule_reference',
            'causal_conv_prefill', 'chunk_delta_rule_prefill', 'attention_prefill', 'linear_attention_prefill',
            'prefill_layer', 'prefill_states', 'write_rows', 'prefill', 'EncoderGraph', 'chunk_frames', 'tf32_matmuls',
            'depthwise_conv_taps', 'encoder_block', 'regional_encode', 'capture_encoder', 'PrefillGraph', 'encode_with',
-           'EngineStats', 'DecodeEngine', 'capture', 'capture_prefill', 'tune_fla_beside', 'setup', 'token_budget',
-           'budget_for', 'submit_features', 'as_clips', 'submit', 'transcribe_clips', 'transcribe', 'drain', 'close']
+           'EngineStats', 'Recent', 'DecodeEngine', 'capture', 'capture_prefill', 'tune_fla_beside', 'setup',
+           'token_budget', 'budget_for', 'submit_features', 'as_clips', 'submit', 'transcribe_clips', 'transcribe',
+           'drain', 'best_case_seconds', 'close']
 
 # %% ../nbs/07_engine.ipynb #c006
 BUCKETS = (1, 2, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128)  # row counts a decode step is captured for
@@ -491,6 +492,7 @@ class EngineStats:
     admissions: int = 0          # encoder + prefill passes that brought new chunks into the pool
     chunks: int = 0              # chunks answered
     failed_chunks: int = 0
+    dropped_at_drain: int = 0    # chunks answered 503 at the drain's start because their request could not finish in it (`drain`)
     decode_steps: int = 0        # graph replays (or eager steps)
     row_steps: int = 0           # rows computed, summed over steps (the bucket of each step)
     active_row_steps: int = 0    # rows still decoding, summed over steps
@@ -512,6 +514,17 @@ class EngineStats:
                 'mean_chunks_per_admission': per(self.chunks + self.failed_chunks, self.admissions),
                 'prefill_padding_share': per(self.prefill_rows - self.admitted_chunks, self.prefill_rows),
                 'mean_queue_wait_seconds': per(self.queue_wait_seconds, self.chunks + self.failed_chunks)}
+
+RECENT_WEIGHT = 0.1   # the newest value's weight in `Recent`'s means: they follow about the last ten decode steps and admissions
+
+@dataclass
+class Recent:
+    "Exponentially weighted means of the engine's latest decode steps and admissions: what a drain expects of the next ones (`best_case_seconds`)."
+    step_s: float | None = None    # seconds a decode step took
+    admit_s: float | None = None   # seconds of encoder and prefill per chunk admitted
+    def add(self, name: str, value: float) -> None:
+        "Move the mean `name` toward `value` by `RECENT_WEIGHT` (the first value is taken whole)."
+        old = getattr(self, name); setattr(self, name, value if old is None else old + RECENT_WEIGHT * (value - old))
 
 @dataclass(eq=False)  # jobs compare by identity: two chunks may hold equal audio
 class _Job:
@@ -565,6 +578,8 @@ class DecodeEngine:
         self.prefill_splits = prefill_splits(self.prefill_table)   # the passes of an admission of each size (`_admit`)
         self._cv, self._closed, self._thread, self._next_request = threading.Condition(), False, None, 0
         self.draining = False   # `drain`: the server is shutting down; whole requests first, the fewest chunks waiting first
+        self._drain_end: float | None = None   # `clock()` when the drain time is up, if `drain` was told it
+        self.recent = Recent()                  # the latest steps' and admissions' seconds: what a drain expects (`_drop_hopeless`)
         self.clock = time.perf_counter   # seconds: when chunks are queued (`_Job.queued_at`) and how long ago (`_admit_now`); tests set their own
         self.on_step = None  # optional callable(engine), called by the worker after every decode step (tests, tracing)
         self._copy_stream = torch.cuda.Stream(model.device) if cuda else None  # submit's copies of the clips to the device: not the worker's stream
@@ -765,10 +780,39 @@ def transcribe(self, audio: np.ndarray) -> str:
     return join_texts([f.result() for f in self.submit(split_chunks(audio))])
 DecodeEngine.transcribe = transcribe
 
-def drain(self) -> None:
-    "The server is shutting down (`ta serve`'s Ctrl-C or SIGTERM): from now on the worker finishes whole requests, the one with the fewest chunks waiting first (the oldest of equals), each taking as many rows as are free, and admits whatever waits as soon as rows free, so the most requests are answered before the drain time runs out (\"Draining\" above). Chunks submitted later are still served. Idempotent."
-    with self._cv: self.draining = True; self._cv.notify()
+def drain(self, seconds: float | None = None) -> None:
+    "The server is shutting down (`ta serve`'s Ctrl-C or SIGTERM): from now on the worker finishes whole requests, the one with the fewest chunks waiting first (the oldest of equals), each taking as many rows as are free, and admits whatever waits as soon as rows free, so the most requests are answered before the drain time runs out (\"Draining\" above). With the drain's `seconds`, a request that cannot finish in them even alone is answered now instead (`_drop_hopeless`). Chunks submitted later are still served. Idempotent (the first `seconds` given stand)."
+    with self._cv:
+        self.draining = True
+        if seconds is not None and self._drain_end is None: self._drain_end = self.clock() + seconds
+        self._cv.notify()
 DecodeEngine.drain = drain
+
+_log = logging.getLogger('ta.engine')
+DRAIN_MARGIN = 2.0   # a request is dropped at a drain only when even its best case takes this many times the time left: the estimate is of means, and at 1 it dropped a 29-minute request that would have finished (nbs/07_engine "Dropping what cannot finish")
+
+def best_case_seconds(waiting: int, rows: int, stats: EngineStats, recent: Recent) -> float | None:
+    "The least time `waiting` chunks can take in a pool of `rows` rows with nothing else running: their admissions at the `recent` seconds per chunk admitted, then whole waves of a chunk's decode steps (rows decoding summed over steps, per chunk answered: `stats`) at the recent step time. None before a chunk is answered. It errs low where the recent steps ran fewer rows than a wave (a CPU's step costs more with more rows; a GPU's about the same), and high for a request whose chunks are shorter than the mean."
+    if not stats.chunks or recent.step_s is None or recent.admit_s is None: return None
+    return waiting * recent.admit_s + -(-waiting // rows) * stats.active_row_steps / stats.chunks * recent.step_s
+
+def _drop_hopeless(self) -> None:
+    "While draining with a drain time (`drain`), under the lock: answer 503 now the requests whose waiting chunks need more than `DRAIN_MARGIN` times the time left even with the whole pool to themselves (`best_case_seconds`), and free their running rows, so that the others get the rows. A request with no chunk waiting is never dropped: its last chunks are decoding."
+    if self._drain_end is None: return
+    left = self._drain_end - self.clock()
+    best = {rid: best_case_seconds(len(q), self.max_batch_size, self.stats, self.recent) for rid, q in self._queues.items()}
+    hopeless = {rid for rid, t in best.items() if t is not None and t > DRAIN_MARGIN * left}
+    if not hopeless: return
+    gone = ShuttingDown('the server is shutting down, and this request could not have finished in the drain time; send the request again')
+    jobs = [j for rid in hopeless for j in self._queues.pop(rid) if j.future.set_running_or_notify_cancel()]
+    rows = [r for r, j in enumerate(self.rows) if j is not None and j.request in hopeless]
+    for r in rows: jobs.append(self.rows[r]); self.rows[r] = None
+    if rows: self.pool.done[torch.tensor(rows, device=self.device)] = True   # a freed row decodes nothing until a prefill writes it
+    for j in jobs: j.future.set_exception(gone)
+    self.stats.dropped_at_drain += len(jobs)
+    _log.warning('draining: %d request(s) could not finish in the %.1f s left (the soonest in %.1f s at best): %d chunks answered 503 now, %d rows freed',
+                 len(hopeless), max(left, 0.0), min(best[r] for r in hopeless), len(jobs), len(rows))
+DecodeEngine._drop_hopeless = _drop_hopeless
 
 def close(self) -> None:
     "Stop the worker after its current step; chunks not yet answered fail with an error."
@@ -782,6 +826,7 @@ def _take(self) -> list[tuple[int, _Job]] | None:
     with self._cv:
         while not self._closed and not self._queues and not self.running: self._cv.wait()
         if self._closed: return None
+        if self.draining: self._drop_hopeless()
         free = [i for i, j in enumerate(self.rows) if j is None][:len(self.prefill_table)]
         if not self._queues or not free: return []
         room = self._room()   # empty only while every waiting request holds `row_cap` >= 1 rows: then rows run, and the worker steps
@@ -885,6 +930,7 @@ def _admit_pass(self, pairs: list[tuple[int, _Job]]) -> None:
     for r, j in pairs: self.rows[r] = j; j.audio = j.copied = None   # its audio is not read again: device memory back now
     self.stats.admissions += 1; self.stats.admitted_chunks += len(jobs); self.stats.prefill_rows += len(mask)
     self.stats.encode_seconds += t1 - t0; self.stats.prefill_seconds += time.perf_counter() - t1
+    self.recent.add('admit_s', (time.perf_counter() - t0) / len(jobs))
 DecodeEngine._admit_pass = _admit_pass
 
 # %% ../nbs/07_engine.ipynb #c037
@@ -895,7 +941,8 @@ def _decode_once(self) -> None:
     self._run_step(b)
     done = self.pool.done[:hi].tolist()                                              # waits for the step
     s = self.stats
-    s.decode_seconds += time.perf_counter() - t0; s.decode_steps += 1; s.row_steps += b; s.active_row_steps += self.running
+    dt = time.perf_counter() - t0; self.recent.add('step_s', dt)
+    s.decode_seconds += dt; s.decode_steps += 1; s.row_steps += b; s.active_row_steps += self.running
     s.steps_by_bucket[b] = s.steps_by_bucket.get(b, 0) + 1
     if finished := [i for i in range(hi) if self.rows[i] is not None and done[i]]: self._finish(finished)
     if self.on_step is not None: self.on_step(self)

@@ -132,9 +132,9 @@ def _pass_on(target: Future, f: Future):
     if (e := f.exception()) is not None: target.set_exception(e)
     else: target.set_result(f.result())
 
-def drain(self) -> None:
-    "The server is shutting down: every engine finishes whole requests first (`DecodeEngine.drain`)."
-    for e in self.engines: e.drain()
+def drain(self, seconds: float | None = None) -> None:
+    "The server is shutting down, with `seconds` to drain: every engine finishes whole requests first and drops those that cannot finish (`DecodeEngine.drain`)."
+    for e in self.engines: e.drain(seconds)
 EnginePool.drain = drain
 
 def close(self) -> None:

@@ -102,7 +102,7 @@ def serve_link(conn, engine, owner: bool) -> None:
         elif msg[0] == 'cancel':
             if (fs := live.get(msg[1])) is not None: fs[msg[2]].cancel()
         elif msg[0] == 'counters': answers.counters_asked(msg[1])
-        elif msg[0] == 'drain': engine.drain()
+        elif msg[0] == 'drain': engine.drain(msg[1])
         elif msg[0] == 'close': break
         for rid in [r for r, fs in live.items() if all(f.done() for f in fs)]: del live[rid]   # answered or dropped
     if owner: engine.close()   # the unanswered chunks' failures go out with the last batch
@@ -240,10 +240,10 @@ def _dropped(self, rid: int, i: int, f: Future):
     if all(g.done() for g in self._pending.get(rid, ())): self._pending.pop(rid, None)
 EngineLink._dropped = _dropped
 
-def drain(self) -> None:
-    "The server is shutting down: the engine process finishes whole requests first (`DecodeEngine.drain`); nothing if it has stopped."
+def drain(self, seconds: float | None = None) -> None:
+    "The server is shutting down, with `seconds` to drain: the engine process finishes whole requests first and drops those that cannot finish (`DecodeEngine.drain`); nothing if it has stopped."
     with self._send_lock:
-        try: self._conn.send(('drain',))
+        try: self._conn.send(('drain', seconds))
         except OSError: pass   # the engine process is gone: nothing to drain
 EngineLink.drain = drain
 

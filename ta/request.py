@@ -676,7 +676,7 @@ class Engine:
         if self.draining: return self.cut_short('a second shutdown signal')
         self.draining = True
         log.info('draining: requests in flight have %g s to finish', self.settings.drain_s)
-        if self.scheduler is not None: self.scheduler.drain()   # whole requests first: the most answered in the time (nbs/07_engine)
+        if self.scheduler is not None: self.scheduler.drain(self.settings.drain_s)   # whole requests first, the hopeless dropped: the most answered in the time (nbs/07_engine)
         timer = threading.Timer(self.settings.drain_s, self.cut_short); timer.daemon = True; timer.start()
 
     def cut_short(self, why: str = 'drain time is up'):
