@@ -618,6 +618,7 @@ class Engine:
     def __init__(self, settings: Settings, start=None, rows: CounterRows | None = None):
         self.settings, self.scheduler, self.error = settings, None, None
         self._start, self.rows = start or functools.partial(start_engine, settings), rows
+        self._loader: threading.Thread | None = None   # `start`'s thread loading the model
         self.connections = ConnectionGuard(settings.connection_limit, settings.header_timeout_s)
         self.gone = Episode('clients went away: requests whose client closed the connection before the answer (499)')
         self.requests = self.client_errors = self.server_errors = self.unavailable = 0
@@ -636,10 +637,15 @@ class Engine:
             except Exception as e:
                 self.error = e; log.error('cannot load the model: %s', e)
                 if on_failure: on_failure(e)
-        threading.Thread(target=load, name='ta-model-loader', daemon=True).start()
+        self._loader = threading.Thread(target=load, name='ta-model-loader', daemon=True); self._loader.start()
 
     @property
     def ready(self) -> bool: return self.scheduler is not None
+
+    @property
+    def loading(self) -> bool:
+        "True while `start`'s thread is still loading the model (inside torch: the process must not tear the interpreter down around it)."
+        return self._loader is not None and self._loader.is_alive()
 
     @property
     def failed(self) -> int: return self.client_errors + self.server_errors + self.unavailable

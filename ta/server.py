@@ -16,7 +16,7 @@ import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 from .audio import audio_seconds
 from .errors import TaError, Overloaded
-from .engine_process import LOG_FORMAT
+from .engine_process import LOG_FORMAT, quick_exit
 from .checks import check_port, check_settings   # torch alone: nbs/03b_checks
 from .engine_pool import EnginePool
 from .service import trim_now
@@ -432,4 +432,6 @@ def serve(settings: Settings, sockets: list[socket.socket] | None = None, start=
     try: server.run(sockets=sockets)
     except KeyboardInterrupt: pass  # uvicorn raises the Ctrl-C it handled again once it has shut down cleanly
     if failed and not follow: log.error(STOPPED, failed[0])   # the last line says why, after uvicorn's 'running' and shutdown lines
+    if app.state.engine.loading and not follow:   # Ctrl-C while the model loads: tearing the interpreter down around the loader thread, inside torch, aborted the process
+        log.warning('stopped while the model was still loading'); quick_exit(130)   # (SIGABRT, "terminate called without an active exception": stop 53)
     return 1 if failed else 0
