@@ -4,7 +4,7 @@
 
 # %% ../nbs/08_request.ipynb #rq002
 from __future__ import annotations
-import asyncio, base64, binascii, functools, hmac, json, logging, math, os, re, threading, time, urllib.parse, zlib
+import asyncio, base64, binascii, functools, hmac, json, logging, math, os, re, threading, time, urllib.parse, weakref, zlib
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, fields
@@ -93,9 +93,11 @@ def require_ready(engine: 'Engine'):
 log = logging.getLogger('ta.request')
 
 class Episode:
-    "One warning when a kind of trouble starts and one line when it has been quiet `quiet_s`, instead of a line per event."
+    "One warning when a kind of trouble starts and one line when it has been quiet `quiet_s`, instead of a line per event; an episode still going when the server stops gets its line then (`Episode.summarise_open`)."
+    _all = weakref.WeakSet()
     def __init__(self, what: str, quiet_s: float = 30.0):
         self.what, self.quiet_s, self.count, self.first, self.last = what, quiet_s, 0, 0.0, 0.0
+        Episode._all.add(self)
     def hit(self):
         "Count one event (call on the event loop); the first of an episode logs the warning."
         loop = asyncio.get_running_loop()
@@ -104,9 +106,15 @@ class Episode:
             self.first = self.last; log.warning('%s (logged once; a summary follows when it stops)', self.what)
             loop.call_later(self.quiet_s, self._check)
     def _check(self):
+        if not self.count: return   # summarised at the server's stop
         loop = asyncio.get_running_loop()
         if (quiet := loop.time() - self.last) < self.quiet_s: return loop.call_later(self.quiet_s - quiet, self._check)
         log.info('%s: %d times in %.0f s; it has stopped', self.what, self.count, self.last - self.first); self.count = 0
+    @staticmethod
+    def summarise_open():
+        "The summary line of every episode not yet quiet for its `quiet_s` (at the server's stop: its timer would never fire)."
+        for e in [e for e in Episode._all if e.count]:
+            log.info('%s: %d times in %.0f s, until the server stopped', e.what, e.count, e.last - e.first); e.count = 0
 
 STALL_EVICT_S = 2.0          # a body that has not grown for this long gives its place to a new request when the in-flight bound is reached...
 MIN_BODY_RATE = 4096         # ...and so does one that arrives slower than this (bytes/s over its last 2-4 STALL_EVICT_S, once it is STALL_EVICT_S old)

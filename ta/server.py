@@ -382,6 +382,7 @@ def build_app(settings: Settings | None = None, on_failure=None, start=None, row
         yield
         for task in (trim, publishing): task and task.cancel()
         app.state.engine.stop()
+        Episode.summarise_open()
     # redirect_slashes off: Starlette built the redirect for `POST /transcribe/` from the Host header, an open redirect
     app = FastAPI(title='ta', summary='Speech-to-text server: audio file in, transcript out', lifespan=lifespan, docs_url=None, redoc_url=None,
                   redirect_slashes=False)
