@@ -796,15 +796,17 @@ def best_case_seconds(waiting: int, rows: int, stats: EngineStats, recent: Recen
     if not stats.chunks or recent.step_s is None or recent.admit_s is None: return None
     return waiting * recent.admit_s + -(-waiting // rows) * stats.active_row_steps / stats.chunks * recent.step_s
 
-def _drop_hopeless(self) -> None:
-    "While draining with a drain time (`drain`), under the lock: answer 503 now the requests whose waiting chunks need more than `DRAIN_MARGIN` times the time left even with the whole pool to themselves (`best_case_seconds`), and free their running rows, so that the others get the rows. A request with no chunk waiting is never dropped: its last chunks are decoding."
+def _drop_hopeless(self, admitting: list[_Job] = ()) -> None:
+    "While draining with a drain time (`drain`), under the lock: answer 503 now the requests whose waiting chunks (queued, or `admitting`: taken for the admission in progress, not yet encoded) need more than `DRAIN_MARGIN` times the time left even with the whole pool to themselves (`best_case_seconds`), and free their running rows, so that the others get the rows. A request with no chunk waiting is never dropped: its last chunks are decoding."
     if self._drain_end is None: return
     left = self._drain_end - self.clock()
-    best = {rid: best_case_seconds(len(q), self.max_batch_size, self.stats, self.recent) for rid, q in self._queues.items()}
+    waiting = Counter(j.request for j in admitting) + Counter({rid: len(q) for rid, q in self._queues.items()})
+    best = {rid: best_case_seconds(n, self.max_batch_size, self.stats, self.recent) for rid, n in waiting.items()}
     hopeless = {rid for rid, t in best.items() if t is not None and t > DRAIN_MARGIN * left}
     if not hopeless: return
     gone = ShuttingDown('the server is shutting down, and this request could not have finished in the drain time; send the request again')
-    jobs = [j for rid in hopeless for j in self._queues.pop(rid) if j.future.set_running_or_notify_cancel()]
+    jobs = [j for rid in hopeless & self._queues.keys() for j in self._queues.pop(rid) if j.future.set_running_or_notify_cancel()]
+    jobs += [j for j in admitting if j.request in hopeless]   # taken from the queue: already running, as far as their futures know
     rows = [r for r, j in enumerate(self.rows) if j is not None and j.request in hopeless]
     for r in rows: jobs.append(self.rows[r]); self.rows[r] = None
     if rows: self.pool.done[torch.tensor(rows, device=self.device)] = True   # a freed row decodes nothing until a prefill writes it
@@ -907,11 +909,19 @@ def _prompts(self, jobs: list[_Job]) -> tuple[Tensor, Tensor]:
 DecodeEngine._prompts = _prompts
 
 def _admit(self, pairs: list[tuple[int, _Job]]) -> None:
-    "Bring the jobs into their rows in the encoder + prefill passes `prefill_splits` picked for their count (the least padding for what a pass costs)."
-    start = 0
-    for n in self.prefill_splits[len(pairs)]:
-        self._admit_pass(pairs[start:start + n]); start += n
+    "Bring the jobs into their rows in the encoder + prefill passes `prefill_splits` picked for their count (the least padding for what a pass costs). While draining, before each pass after the first, the requests that cannot finish are dropped (`_drop_hopeless`), their chunks of this admission with them, and the rest is split again."
+    passes = list(self.prefill_splits[len(pairs)])
+    while pairs:
+        n = passes.pop(0); self._admit_pass(pairs[:n]); pairs = pairs[n:]
+        if pairs and self.draining and len(kept := self._hopeful(pairs)) < len(pairs):
+            pairs, passes = kept, list(self.prefill_splits[len(kept)]) if kept else []
 DecodeEngine._admit = _admit
+
+def _hopeful(self, pairs: list[tuple[int, _Job]]) -> list[tuple[int, _Job]]:
+    "The pairs of an admission in progress whose requests can still finish in the drain time: the others are answered 503 now (`_drop_hopeless`), and their rows stay free."
+    with self._cv: self._drop_hopeless([j for _, j in pairs])
+    return [(r, j) for r, j in pairs if not j.future.done()]
+DecodeEngine._hopeful = _hopeful
 
 def _admit_pass(self, pairs: list[tuple[int, _Job]]) -> None:
     "Encode and prefill the jobs into their rows as one batch; if that fails, only these jobs fail. The host launches the encoder pass and the prompts without waiting for the encoder; it waits once before the prefill, to time the two apart."
