@@ -1,6 +1,6 @@
 """A drain beside a long recording: `ta serve` (the embedded tiny model, this CPU, `--drain-s` 10 by default) gets one
 request of a long recording, then, once its first chunks are admitted, N requests of one 17.5 s chunk each; SIGINT
-(Ctrl-C) follows `--signal-after-s` after all N are in flight. Counts the short requests answered 200 and 503, and the long one's status.
+(Ctrl-C) follows `--signal-after-s` after all N are in flight. Counts the short requests answered 200 and 503, and the long one's status and when it came after the signal.
 Alternates the given trees' `ta` (each a folder holding `ta/`), as bench/drain_cpu.py does (nbs/07_engine "Dropping what
 cannot finish"; stop 52's fresh user saw every request of such a load answered 503).
 Usage: python bench/drain_mixed_cpu.py OUT.json TREE [TREE ...]   (e.g. /tmp/before .)"""
@@ -15,7 +15,9 @@ def load(url: str, p, long_body: bytes, short_body: bytes, n: int, after_s: floa
     def post(body):
         try: return httpx.post(url + '/transcribe', content=body, timeout=900).status_code
         except httpx.HTTPError as e: return type(e).__name__
+        finally: ended[body is long_body] = time.perf_counter()   # the last of its kind to end: the long one's own time
     with httpx.Client() as c: base = c.get(url + '/stats').json()['engine']['admitted_chunks']
+    ended = {}
     with ThreadPoolExecutor(n + 1) as ex:
         t0 = time.perf_counter(); long = ex.submit(post, long_body)
         with httpx.Client() as c:   # its first chunks in the pool: the short ones wait for rows
@@ -24,8 +26,9 @@ def load(url: str, p, long_body: bytes, short_body: bytes, n: int, after_s: floa
         with httpx.Client() as c:   # every short request in flight before the signal: none refused for arriving late
             while c.get(url + '/stats').json()['inflight']['requests'] < n + 1: time.sleep(0.05)
         time.sleep(after_s); signalled = time.perf_counter() - t0; os.kill(p.pid, signal.SIGINT)
-        statuses = [f.result() for f in shorts]
-        return dict(seconds=round(time.perf_counter() - t0, 2), signal_at_s=round(signalled, 2), long=long.result(),
+        statuses = [f.result() for f in shorts]; long_status = long.result()
+        return dict(seconds=round(time.perf_counter() - t0, 2), signal_at_s=round(signalled, 2), long=long_status,
+                    long_answered_after_signal_s=round(ended[True] - t0 - signalled, 2),
                     short_200=statuses.count(200), short_503=statuses.count(503), other=[s for s in statuses if s not in (200, 503)])
 
 if __name__ == '__main__':

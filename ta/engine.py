@@ -23,23 +23,24 @@ from .patches.lm_head import contiguous_lm_head_input
 from .patches.gqa import decode_attention
 
 # %% auto #0
-__all__ = ['BUCKETS', 'PREFILL_BUCKETS', 'ADMIT_MIN_CHUNKS', 'ADMIT_MAX_WAIT', 'ADMIT_QUIET_SECONDS', 'ADMIT_QUIET_SHARE',
-           'MAX_CHUNK_SECONDS', 'WARMUP_STEPS', 'MIN_COMPILED_ROWS', 'FAIR_RESERVE_DIVISOR', 'PASS_COST_ROWS',
-           'STATE_DTYPES', 'ARGMAX_PARTS', 'KERNEL_PACKAGES', 'MAX_FRAMES', 'RECENT_WEIGHT', 'TUNE_TIMEOUT_S',
-           'SYNTHETIC_TOKENS_PER_SECOND', 'DRAIN_MARGIN', 'GraphMode', 'buckets_for', 'compiled_sizes', 'bucket_table',
-           'prefill_splits', 'prefill_split', 'fair_reserve', 'fast_decode_kernel', 'ban_repeated_ngrams_', 'RowPool',
-           'new_pool', 'rows_view', 'fuse_projections_', 'project', 'mlp', 'attention_step', 'linear_attention_step',
-           'argmax_rows', 'sample', 'decode_step', 'causal_conv_reference', 'delta_rule_reference',
-           'causal_conv_prefill', 'chunk_delta_rule_prefill', 'attention_prefill', 'linear_attention_prefill',
-           'prefill_layer', 'prefill_states', 'write_rows', 'prefill', 'EncoderGraph', 'chunk_frames', 'tf32_matmuls',
-           'depthwise_conv_taps', 'encoder_block', 'regional_encode', 'capture_encoder', 'PrefillGraph', 'encode_with',
-           'EngineStats', 'Recent', 'DecodeEngine', 'capture', 'capture_prefill', 'tune_fla_beside', 'setup',
-           'token_budget', 'budget_for', 'submit_features', 'as_clips', 'submit', 'transcribe_clips', 'transcribe',
-           'drain', 'best_case_seconds', 'close']
+__all__ = ['BUCKETS', 'PREFILL_BUCKETS', 'CPU_ADMISSION', 'ADMIT_MIN_CHUNKS', 'ADMIT_MAX_WAIT', 'ADMIT_QUIET_SECONDS',
+           'ADMIT_QUIET_SHARE', 'MAX_CHUNK_SECONDS', 'WARMUP_STEPS', 'MIN_COMPILED_ROWS', 'FAIR_RESERVE_DIVISOR',
+           'PASS_COST_ROWS', 'STATE_DTYPES', 'ARGMAX_PARTS', 'KERNEL_PACKAGES', 'MAX_FRAMES', 'RECENT_WEIGHT',
+           'TUNE_TIMEOUT_S', 'SYNTHETIC_TOKENS_PER_SECOND', 'DRAIN_MARGIN', 'GraphMode', 'buckets_for',
+           'compiled_sizes', 'bucket_table', 'prefill_splits', 'prefill_split', 'fair_reserve', 'fast_decode_kernel',
+           'ban_repeated_ngrams_', 'RowPool', 'new_pool', 'rows_view', 'fuse_projections_', 'project', 'mlp',
+           'attention_step', 'linear_attention_step', 'argmax_rows', 'sample', 'decode_step', 'causal_conv_reference',
+           'delta_rule_reference', 'causal_conv_prefill', 'chunk_delta_rule_prefill', 'attention_prefill',
+           'linear_attention_prefill', 'prefill_layer', 'prefill_states', 'write_rows', 'prefill', 'EncoderGraph',
+           'chunk_frames', 'tf32_matmuls', 'depthwise_conv_taps', 'encoder_block', 'regional_encode', 'capture_encoder',
+           'PrefillGraph', 'encode_with', 'EngineStats', 'Recent', 'DecodeEngine', 'capture', 'capture_prefill',
+           'tune_fla_beside', 'setup', 'token_budget', 'budget_for', 'submit_features', 'as_clips', 'submit',
+           'transcribe_clips', 'transcribe', 'drain', 'best_case_seconds', 'close']
 
 # %% ../nbs/07_engine.ipynb #c006
 BUCKETS = (1, 2, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128)  # row counts a decode step is captured for
 PREFILL_BUCKETS = (1, 2, 4, 8, 12, 16, 24, 32, 48, 64)  # rows of a prefill: an admission is padded to one of these (one CUDA graph each)
+CPU_ADMISSION = 16        # on a CPU, most chunks one admission takes, unpadded (no graphs there): 64 at a time encoded slower, and held the running rows and a drain (nbs/07_engine "Admissions on a CPU")
 ADMIT_MIN_CHUNKS = 32     # while rows are running, an admission waits until this many chunks wait (or as many as rows are free)...
 ADMIT_MAX_WAIT = 32       # ...or until the oldest waiting chunk has waited this many decode steps...
 ADMIT_QUIET_SECONDS = 0.005  # ...or once no chunk has arrived for this long (a burst is over; about two decode steps)...
@@ -573,8 +574,8 @@ class DecodeEngine:
         self.pool = new_pool(self.decoder, max_batch_size + 1, self.prompt_room + self.new_tokens, self.new_tokens, model.device, state_dtype)
         self.rows: list[_Job | None] = [None] * max_batch_size   # the job each pool row decodes
         self._queues: OrderedDict[int, deque[_Job]] = OrderedDict()  # request id -> its waiting chunks, served round-robin
-        self.prefill_table = bucket_table(min(max_batch_size, PREFILL_BUCKETS[-1]),
-                                          compiled_sizes(PREFILL_BUCKETS) if compiled else PREFILL_BUCKETS)
+        self.prefill_table = (bucket_table(min(max_batch_size, PREFILL_BUCKETS[-1]), compiled_sizes(PREFILL_BUCKETS) if compiled else PREFILL_BUCKETS)
+                              if cuda else bucket_table(min(max_batch_size, CPU_ADMISSION), tuple(range(1, CPU_ADMISSION + 1))))
         self.prefill_splits = prefill_splits(self.prefill_table)   # the passes of an admission of each size (`_admit`)
         self._cv, self._closed, self._thread, self._next_request = threading.Condition(), False, None, 0
         self.draining = False   # `drain`: the server is shutting down; whole requests first, the fewest chunks waiting first
