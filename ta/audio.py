@@ -281,9 +281,10 @@ def _failure(err: str, head: bytes, upload: bool = True) -> TaError:
     reason = _reason(err)
     it, send = ('the upload', 'send the audio file itself') if upload else ('the file', 'give the path of an audio file')
     if picture := _picture(head): return NotAudio(f"{it} is a {picture} image, not audio; {send}")
-    if (m := re.search(r'\[(\S+) @ [^\]]*\] Format not on whitelist', err)) and m[1] in _DEMUXERS: return _refused(m[1])   # newer ffmpeg names `in#0`, not the demuxer
-    if 'matches no streams' in err: return BadRequest("the file has no audio track; " + ("send" if upload else "give") + " a file that contains sound")
     text = _text_start(head)
+    if (m := re.search(r'\[(\S+) @ [^\]]*\] Format not on whitelist', err)) and m[1] in _DEMUXERS and not (m[1] == 'tty' and text is not None):
+        return _refused(m[1])   # newer ffmpeg names `in#0`, not the demuxer; a .txt file of text is told it is text, as an upload is (ffmpeg picks tty by its name)
+    if 'matches no streams' in err: return BadRequest("the file has no audio track; " + ("send" if upload else "give") + " a file that contains sound")
     if (kind := _container(head)) and not (text and head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE))):   # FF FE is also an MPEG sync
         return BadRequest(f"the {kind} file is corrupt or truncated ({reason}); {_FIX}")
     if text is not None:
