@@ -629,6 +629,7 @@ class Engine:
         self._loader: threading.Thread | None = None   # `start`'s thread loading the model
         self.connections = ConnectionGuard(settings.connection_limit, settings.header_timeout_s)
         self.gone = Episode('clients went away: requests whose client closed the connection before the answer (499)')
+        self.shut_out = Episode('requests answered 503 while shutting down (send the request again)')   # not a line each: a drain's 503s come by the hundred
         self.requests = self.client_errors = self.server_errors = self.unavailable = 0
         self.stage_seconds = dict.fromkeys(STAGES, 0.0)
         self.audio_seconds = 0.0

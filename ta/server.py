@@ -15,7 +15,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 from .audio import audio_seconds
-from .errors import TaError, Overloaded
+from .errors import TaError, Overloaded, ShuttingDown
 from .engine_process import LOG_FORMAT, quick_exit
 from .checks import check_port, check_settings   # torch alone: nbs/03b_checks
 from .engine_pool import EnginePool
@@ -168,6 +168,7 @@ def add_error_handlers(app: FastAPI):
     @app.exception_handler(TaError)
     async def ta_error(request, e: TaError):
         if e.status == 499: request.app.state.engine.gone.hit()   # per episode, as refusals are: stalled uploads closing by the hundred
+        elif isinstance(e, ShuttingDown): request.app.state.engine.shut_out.hit()   # and a drain's 503s (a fresh user: 200 lines in one drain)
         elif e.status >= 500 and not isinstance(e, Overloaded):
             log.warning('%s %s -> %d: %s', request.method, request.url.path, e.status, e.message)
         return _error(e.status, e.message, headers=_HEADERS.get(e.status, lambda e: None)(e))
