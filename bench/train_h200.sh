@@ -53,6 +53,8 @@
 #   stop 54: that call (cold, an H100), then DEADLINE=545 with the same arguments (warm): steps 4,000-7,088 (nbs/14_train
 #   "Run 3 continued"); then here: LOCAL=.train/run3 bash bench/train_h200.sh --unpack /work/.device/N for each call in turn,
 #   python -m ta.train --out .train/run3 --keep .train/run3/kept (the bf16 copy at 7,088), and the same first call next session
+#   stop 55: that call (cold, an H100), then DEADLINE=545 and DEADLINE=370 with the same arguments (warm): steps 7,088-9,645
+#   (nbs/14_train "Run 3 continued (stop 55)"); unpacked, kept (the bf16 copy at 9,645) and scored as in stop 54
 set -euo pipefail
 if [ "${1:-}" = --unpack ]; then   # into a new folder first: the state it replaces is the only copy of the steps before
   [ -d "${2:-}" ] && compgen -G "$2/state.tar.part-*" >/dev/null || { echo "usage: [LOCAL=.train/run] $0 --unpack <folder with state.tar.part-*>" >&2; exit 2; }
