@@ -14,9 +14,9 @@ import soxr
 from .errors import TaError, BadRequest, TooLarge, NotAudio, NotReady, ShuttingDown
 
 # %% auto #0
-__all__ = ['FORMATS', 'SAMPLE_RATE', 'FFMPEG_TIMEOUT_S', 'MIN_BYTES_PER_S', 'SIZE_FREE_S', 'MAX_SAMPLE', 'GIL_SWITCH_S',
-           'channel_weights', 'mix_block', 'stop_decoders', 'decode_audio', 'audio_seconds', 'shorten_gil_switch',
-           'chunk_bounds']
+__all__ = ['FORMATS', 'SAMPLE_RATE', 'FFMPEG_TIMEOUT_S', 'MIN_BYTES_PER_S', 'SIZE_FREE_S', 'CUT_SHORT_S', 'MAX_SAMPLE',
+           'GIL_SWITCH_S', 'channel_weights', 'mix_block', 'stop_decoders', 'decode_audio', 'audio_seconds',
+           'shorten_gil_switch', 'chunk_bounds']
 
 # %% ../nbs/01_audio.ipynb #c004b
 _DEMUXERS = """3dostr 4xm aa aac aax ac3 ace acm act adf adp ads adx aea afc aiff aix alaw alias_pix alp alsa amr amrnb amrwb
@@ -300,17 +300,40 @@ def _failure(err: str, head: bytes, upload: bool = True) -> TaError:
 def _ffprobe_cmd(path: Path) -> list[str]:
     "argv printing as JSON the durations the local file `path` states for its first audio track and for itself."
     return ['ffprobe', '-v', 'warning', '-hide_banner', '-protocol_whitelist', 'file', '-format_whitelist', FORMATS,
-            '-select_streams', 'a:0', '-show_entries', 'stream=duration:format=duration', '-of', 'json', f'file:{Path(path).resolve()}']
+            '-select_streams', 'a:0', '-show_entries', 'stream=duration:stream_tags=DURATION:format=duration', '-of', 'json',
+            f'file:{Path(path).resolve()}']
+
+def _clock_seconds(hms: str) -> float:
+    "Seconds of a clock time 'H:MM:SS.fffffffff', as Matroska's muxer tags each track's DURATION."
+    h, m, s = hms.split(':')
+    return int(h) * 3600 + int(m) * 60 + float(s)
+
+def _probe(path: Path, timeout_s: float) -> tuple[float | None, float | None]:
+    "(seconds the file `path` states for its first audio track, seconds it states for itself); None where it states none (or only a guess from the bitrate), both None if ffprobe fails."
+    try: p = subprocess.run(_ffprobe_cmd(path), capture_output=True, stdin=subprocess.DEVNULL, timeout=timeout_s, start_new_session=True)
+    except FileNotFoundError: raise TaError(_MISSING.format('ffprobe')) from None
+    if p.returncode != 0 or b'Estimating duration from bitrate' in p.stderr: return None, None  # a guess is not a statement
+    info = json.loads(p.stdout)
+    if not info.get('streams'): return None, None  # no audio track: ffmpeg will say so
+    track, whole = info['streams'][0].get('duration'), info.get('format', {}).get('duration')
+    tag = info['streams'][0].get('tags', {}).get('DURATION')   # Matroska and WebM: the track's own length, when the muxer wrote it
+    return (float(track) if track is not None else _clock_seconds(tag) if tag else None), (None if whole is None else float(whole))
 
 def _stated_seconds(path: Path, timeout_s: float) -> float | None:
     "Seconds the file `path` states for its first audio track (else for itself); None if it states none, or ffprobe fails."
-    try: p = subprocess.run(_ffprobe_cmd(path), capture_output=True, stdin=subprocess.DEVNULL, timeout=timeout_s, start_new_session=True)
-    except FileNotFoundError: raise TaError(_MISSING.format('ffprobe')) from None
-    if p.returncode != 0 or b'Estimating duration from bitrate' in p.stderr: return None  # a guess is not a statement
-    info = json.loads(p.stdout)
-    if not info.get('streams'): return None  # no audio track: ffmpeg will say so
-    seconds = info['streams'][0].get('duration', info.get('format', {}).get('duration'))
-    return None if seconds is None else float(seconds)
+    track, whole = _probe(path, timeout_s)
+    return track if track is not None else whole
+
+# %% ../nbs/01_audio.ipynb #4abbddcd
+CUT_SHORT_S = 1.0      # s: a file decoding to more than this less than its audio track's stated length is refused as cut short
+_HEAD_BYTES = 1 << 16  # bytes of a file read before decoding: its signature, and a WAV's chunks up to its data size
+
+def _whole(stated_s: float | None, decoded_s: float) -> None:
+    "`BadRequest` (400) when a file decoded to `decoded_s` seconds though its header states `stated_s` (None: it states none) and over `CUT_SHORT_S` more: a file cut short, whose end the transcript would silently lack."
+    if stated_s is None or decoded_s == 0 or stated_s - decoded_s <= CUT_SHORT_S: return   # nothing decoded: `_checked` says zero duration
+    raise BadRequest(f"the file ends early: its header states {stated_s:,.1f} s of audio, but only the first {decoded_s:,.1f} s is there "
+                     f"(a download or copy that stopped partway?); send the whole file, or to transcribe the {decoded_s:,.1f} s it holds, {_FIX}")
+
 
 # %% ../nbs/01_audio.ipynb #c024
 MAX_SAMPLE = 1e15  # largest |sample| taken: full scale is 1.0; from about 1e18 the log-mel features overflow float32 (inf), and the transcript came back empty with a 200
@@ -329,7 +352,8 @@ def _decode_file(path: Path, max_seconds: float | None, timeout_s: float = FFMPE
     "Decode the local file `path` with ffmpeg to 16 kHz mono float32 [T], capped by `max_seconds` and, when `size_bound`, by its size (`_cap`); a typed `TaError` for every failure, naming it as the request's body when `upload` (a temporary copy of one)."
     cap, start = _cap(max_seconds, path.stat().st_size if size_bound else None), time.monotonic()
     try:
-        if max_seconds is not None and (_stated_seconds(path, timeout_s) or 0) > cap.seconds + _CAP_MARGIN_S:
+        track, whole = _probe(path, timeout_s)
+        if max_seconds is not None and (track if track is not None else whole or 0) > cap.seconds + _CAP_MARGIN_S:
             raise TooLarge(cap.message)  # from the header: nothing decoded
         rc, x, err = _run_ffmpeg(path, cap, timeout_s - (time.monotonic() - start))
     except subprocess.TimeoutExpired:
@@ -337,6 +361,7 @@ def _decode_file(path: Path, max_seconds: float | None, timeout_s: float = FFMPE
                        "or convert it to 16 kHz mono FLAC first") from None
     if rc != 0:
         with open(path, 'rb') as f: raise _failure(err, f.read(512), upload)
+    _whole(track, audio_seconds(x))   # the track's own length only: a video's picture may outlast its sound
     return _checked(x)
 
 @contextmanager
@@ -353,7 +378,7 @@ def _upload_file(data: bytes):
 
 def _decode_bytes(data: bytes, max_seconds: float | None) -> np.ndarray:
     "Decode an upload's bytes: in process when libsndfile takes them, else by ffmpeg from a private temporary file."
-    head = bytes(data[:12]); _refuse_packed(head, upload=True)
+    head = bytes(data[:_HEAD_BYTES]); _refuse_packed(head, upload=True)
     with _upload_file(data) as src: x = _decode_soundfile(src, head, _cap(max_seconds, len(data)))
     if x is not None: return _checked(x)
     with tempfile.NamedTemporaryFile(prefix='ta-audio-') as f:  # mode 0600, removed on close
@@ -362,7 +387,7 @@ def _decode_bytes(data: bytes, max_seconds: float | None) -> np.ndarray:
 
 def _decode_path(path: Path, max_seconds: float | None, size_bound: bool = True) -> np.ndarray:
     "Decode the local file `path`: in process when libsndfile takes it, else by ffmpeg; capped by `max_seconds` and, when `size_bound`, by its size."
-    with open(path, 'rb') as f: head = f.read(12)
+    with open(path, 'rb') as f: head = f.read(_HEAD_BYTES)
     _refuse_packed(head, upload=False)
     cap = _cap(max_seconds, path.stat().st_size if size_bound else None)
     x = _decode_soundfile(os.fsencode(path), head, cap)   # bytes: any name the system allows, UTF-8 or not
@@ -371,7 +396,7 @@ def _decode_path(path: Path, max_seconds: float | None, size_bound: bool = True)
 def decode_audio(data: bytes | str | Path, max_seconds: float | None = None, owner=None, size_bound: bool = True) -> np.ndarray:
     """Decode an audio or video file (its bytes, or a local path) to 16 kHz mono float32 [T] in [-1, 1].
     `TooLarge` (413) past `max_seconds` or past `SIZE_FREE_S` + 1 s per `MIN_BYTES_PER_S` bytes of the file; `BadRequest` (400)
-    for an empty, broken or soundless file; `NotAudio` (415) for what is not audio; `ShuttingDown` (503) when `stop_decoders` stopped it
+    for an empty, broken or soundless file, or one cut short (over `CUT_SHORT_S` less audio than its header states); `NotAudio` (415) for what is not audio; `ShuttingDown` (503) when `stop_decoders` stopped it
     (`stop_decoders(owner)` stops this call only). `size_bound=False` drops the bound from the size for a local path (a user's own
     file, e.g. a long recording that is mostly digital silence); `max_seconds` alone then bounds it, and must be given.
     An upload's bytes are always bounded by their size."""
@@ -453,12 +478,25 @@ def _read_soundfile(f: sf.SoundFile, cap: _Cap) -> np.ndarray:
     if f.frames / f.samplerate > cap.seconds + _CAP_MARGIN_S: raise TooLarge(cap.message)  # from the header: nothing decoded
     return (_read_direct if f.channels == 1 and f.samplerate == SAMPLE_RATE else _read_mixed)(f, cap)
 
+def _wav_stated_frames(head: bytes) -> int | None:
+    "Frames a WAV's header states (its data chunk's size over its frame size), from `head`, the file's first bytes; None when the data chunk is not in `head`, or its size is a placeholder (0 or 0xFFFFFFFF: written to a pipe, or by a recorder that never finished the file)."
+    pos, frame_bytes = 12, 0
+    while pos + 8 <= len(head):
+        tag, size = head[pos:pos + 4], int.from_bytes(head[pos + 4:pos + 8], 'little')
+        if tag == b'fmt ' and pos + 22 <= len(head): frame_bytes = int.from_bytes(head[pos + 20:pos + 22], 'little')   # its block align
+        if tag == b'data': return size // frame_bytes if frame_bytes and size not in (0, 0xFFFFFFFF) else None
+        pos += 8 + size + size % 2   # chunks are padded to an even size
+    return None
+
 def _decode_soundfile(src: bytes | int | io.BytesIO, head: bytes, cap: _Cap) -> np.ndarray | None:
-    "`src` (a path, or an upload's bytes as a file descriptor or BytesIO; it starts with `head`) decoded in process to 16 kHz mono float32 [T]; None: ffmpeg's."
+    "`src` (a path, or an upload's bytes as a file descriptor or BytesIO; it starts with `head`) decoded in process to 16 kHz mono float32 [T]; None: ffmpeg's. `BadRequest` when it holds less than its header states (`_whole`)."
     if (f := _open_soundfile(src, head)) is None: return None
     with f:
-        try: return _read_soundfile(f, cap)
+        try: x = _read_soundfile(f, cap)
         except sf.SoundFileError: return None  # broken halfway: ffmpeg decodes it again and says what is wrong
+        stated = f.frames if f.format == 'FLAC' else _wav_stated_frames(head)   # libsndfile counts a WAV's frames from what is there
+        _whole(None if stated is None else stated / f.samplerate, f.tell() / f.samplerate)
+        return x
 
 # %% ../nbs/01_audio.ipynb #c022gim
 GIL_SWITCH_S = 0.0005  # Python's GIL switch interval in ta serve's processes (default 0.005 s): bench/decode_gil_cpu.json
