@@ -49,7 +49,7 @@ class SpeakerTurn(BaseModel):
 
 class Transcription(BaseModel):
     text: str = Field(description='the transcript, chunk texts joined with spaces')
-    duration: float = Field(description='seconds of audio transcribed: what the file decoded to, so a file cut short shows here')
+    duration: float = Field(description='seconds of audio transcribed: what the file decoded to (a file holding over 1 s less than its header states is refused, 400; a cut Ogg states nothing and shows its shorter length here)')
     words: list[Word] | None = Field(None, description='with return_timestamps: every word with its time')
     speaker_segments: list[SpeakerTurn] | None = Field(None, description='with return_speakers: who speaks when')
     timestamp_error: str | None = Field(None, description='why words are missing, when alignment failed')
