@@ -4,7 +4,7 @@
 
 # %% ../nbs/08b_diarize.ipynb #c002
 from __future__ import annotations
-import importlib.metadata, sys, threading, types
+import bisect, importlib.metadata, sys, threading, types
 import numpy as np
 import torch
 from .audio import SAMPLE_RATE
@@ -128,10 +128,16 @@ def diarize(audio: np.ndarray,  # [T] float32, 16 kHz mono
     wins = windows(regions)
     return turns(regions, wins, cluster(embed_all(audio, wins), num_speakers, max_speakers))
 
+def _distance(t: dict, s: float) -> float: return 0.0 if t['start'] <= s <= t['end'] else min(abs(s - t['start']), abs(s - t['end']))   # s from turn `t`
+
 def assign_speakers(words: list[dict], turns: list[dict]) -> list[dict]:
-    "Each word with `speaker`: the turn holding its midpoint, else the nearest turn (words unchanged when there are no turns)."
+    """Each word with `speaker`: the turn holding its midpoint, else the nearest turn (the earlier on a tie; words unchanged
+    when there are no turns). `turns` in time order, not overlapping, as `turns` gives them: a word looks only at the turn
+    starting last before its midpoint and the next one, found by bisection, O(W log T). It runs on the server's event loop."""
     if not turns: return words
+    starts = [t['start'] for t in turns]
     def who(w):
         mid = (w['start'] + w['end']) / 2
-        return min(turns, key=lambda t: 0 if t['start'] <= mid <= t['end'] else min(abs(mid - t['start']), abs(mid - t['end'])))['speaker']
+        i = bisect.bisect_left(starts, mid)   # turns[i - 1] starts before the midpoint, turns[i] at or after it
+        return min(turns[max(i - 1, 0):i + 1], key=lambda t: _distance(t, mid))['speaker']
     return [{**w, 'speaker': who(w)} for w in words]
