@@ -79,7 +79,8 @@ SIZE_FREE_S = 60.0     # seconds any upload may decode to, however small it is
 _TOO_LONG = "the audio is longer than the {:g} s limit; split it into shorter files"
 _TOO_DENSE = ("the file holds more audio than its size allows: over {:.0f} s in {:,} bytes (at most {:g} s plus 1 s per {} bytes, "
               "4 kbit/s, less than any speech codec needs); it is mostly digital silence, or its header states a wrong sample "
-              "rate: cut out the silence or split the recording, and check its sample rate")
+              "rate, or it was cut short (a download that stopped partway) and its header states the whole length: cut out the "
+              "silence or split the recording, check its sample rate, or send the whole file")
 
 @dataclass(frozen=True)
 class _Cap:
@@ -300,7 +301,7 @@ def _failure(err: str, head: bytes, upload: bool = True) -> TaError:
 def _ffprobe_cmd(path: Path) -> list[str]:
     "argv printing as JSON the durations the local file `path` states for its first audio track and for itself."
     return ['ffprobe', '-v', 'warning', '-hide_banner', '-protocol_whitelist', 'file', '-format_whitelist', FORMATS,
-            '-select_streams', 'a:0', '-show_entries', 'stream=duration:stream_tags=DURATION:format=duration', '-of', 'json',
+            '-select_streams', 'a:0', '-show_entries', 'stream=duration,start_time:stream_tags=DURATION:format=duration', '-of', 'json',
             f'file:{Path(path).resolve()}']
 
 def _clock_seconds(hms: str) -> float:
@@ -309,15 +310,16 @@ def _clock_seconds(hms: str) -> float:
     return int(h) * 3600 + int(m) * 60 + float(s)
 
 def _probe(path: Path, timeout_s: float) -> tuple[float | None, float | None]:
-    "(seconds the file `path` states for its first audio track, seconds it states for itself); None where it states none (or only a guess from the bitrate), both None if ffprobe fails."
+    "(seconds the file `path` states for its first audio track, seconds it states for itself); None where it states none (or only a guess from the bitrate), both None if ffprobe fails. Matroska's DURATION tag counts from the file's start, so a track that starts later is stated from its own start."
     try: p = subprocess.run(_ffprobe_cmd(path), capture_output=True, stdin=subprocess.DEVNULL, timeout=timeout_s, start_new_session=True)
     except FileNotFoundError: raise TaError(_MISSING.format('ffprobe')) from None
     if p.returncode != 0 or b'Estimating duration from bitrate' in p.stderr: return None, None  # a guess is not a statement
     info = json.loads(p.stdout)
     if not info.get('streams'): return None, None  # no audio track: ffmpeg will say so
-    track, whole = info['streams'][0].get('duration'), info.get('format', {}).get('duration')
-    tag = info['streams'][0].get('tags', {}).get('DURATION')   # Matroska and WebM: the track's own length, when the muxer wrote it
-    return (float(track) if track is not None else _clock_seconds(tag) if tag else None), (None if whole is None else float(whole))
+    s, whole = info['streams'][0], info.get('format', {}).get('duration')
+    tag = s.get('tags', {}).get('DURATION')   # Matroska and WebM: where the track ends, when the muxer wrote it
+    track = float(s['duration']) if 'duration' in s else _clock_seconds(tag) - max(0.0, float(s.get('start_time', 0))) if tag else None
+    return track, None if whole is None else float(whole)
 
 def _stated_seconds(path: Path, timeout_s: float) -> float | None:
     "Seconds the file `path` states for its first audio track (else for itself); None if it states none, or ffprobe fails."
@@ -331,8 +333,8 @@ _HEAD_BYTES = 1 << 16  # bytes of a file read before decoding: its signature, an
 def _whole(stated_s: float | None, decoded_s: float) -> None:
     "`BadRequest` (400) when a file decoded to `decoded_s` seconds though its header states `stated_s` (None: it states none) and over `CUT_SHORT_S` more: a file cut short, whose end the transcript would silently lack."
     if stated_s is None or decoded_s == 0 or stated_s - decoded_s <= CUT_SHORT_S: return   # nothing decoded: `_checked` says zero duration
-    raise BadRequest(f"the file ends early: its header states {stated_s:,.1f} s of audio, but only the first {decoded_s:,.1f} s is there "
-                     f"(a download or copy that stopped partway?); send the whole file, or to transcribe the {decoded_s:,.1f} s it holds, {_FIX}")
+    raise BadRequest(f"the file ends early or is damaged: its header states {stated_s:,.2f} s of audio, but only {decoded_s:,.2f} s of it decodes; "
+                     f"use the whole file (a download or copy may have stopped partway), or to transcribe the {decoded_s:,.2f} s it holds, {_FIX}")
 
 
 # %% ../nbs/01_audio.ipynb #c024
@@ -359,10 +361,15 @@ def _decode_file(path: Path, max_seconds: float | None, timeout_s: float = FFMPE
     except subprocess.TimeoutExpired:
         raise TooLarge(f"decoding took longer than {timeout_s:g} s; send a shorter file, "
                        "or convert it to 16 kHz mono FLAC first") from None
-    if rc != 0:
-        with open(path, 'rb') as f: raise _failure(err, f.read(512), upload)
-    _whole(track, audio_seconds(x))   # the track's own length only: a video's picture may outlast its sound
+    with open(path, 'rb') as f: head = f.read(_HEAD_BYTES)
+    if rc != 0: raise _failure(err, head[:512], upload)
+    _whole(_stated_track(track, head), audio_seconds(x))
     return _checked(x)
+
+def _stated_track(probed: float | None, head: bytes) -> float | None:
+    "The length a file starting with `head` states for its audio track, to tell it cut short: what ffprobe read (`probed`), else a WAV's data size (ffprobe only guesses a cut WAV's); never a FLAC's (ffmpeg's stream copy keeps STREAMINFO's sample count, so a FLAC trimmed that way states its source's length, as a cut one does)."
+    if head.startswith(b'fLaC'): return None
+    return probed if probed is not None else _wav_stated_seconds(head)
 
 @contextmanager
 def _upload_file(data: bytes):
@@ -478,13 +485,18 @@ def _read_soundfile(f: sf.SoundFile, cap: _Cap) -> np.ndarray:
     if f.frames / f.samplerate > cap.seconds + _CAP_MARGIN_S: raise TooLarge(cap.message)  # from the header: nothing decoded
     return (_read_direct if f.channels == 1 and f.samplerate == SAMPLE_RATE else _read_mixed)(f, cap)
 
-def _wav_stated_frames(head: bytes) -> int | None:
-    "Frames a WAV's header states (its data chunk's size over its frame size), from `head`, the file's first bytes; None when the data chunk is not in `head`, or its size is a placeholder (0 or 0xFFFFFFFF: written to a pipe, or by a recorder that never finished the file)."
-    pos, frame_bytes = 12, 0
+_WAV_PLACEHOLDER = 0x7FFF0000   # a data size from here up is a stream's placeholder: ffmpeg's 0xFFFFFFFF, sox's 0x7FFFF000, arecord's 0x80000000
+_WAV_PLAIN = (0x1, 0x3, 0xFFFE)  # integer PCM, IEEE float, WAVE_FORMAT_EXTENSIBLE: a byte rate that is exactly rate x frame size
+
+def _wav_stated_seconds(head: bytes) -> float | None:
+    "Seconds a WAV of plain samples states (its data chunk's size over its byte rate), from `head`, the file's first bytes; None when it is not such a WAV, its data chunk is not in `head`, or its size is a placeholder (0, or from `_WAV_PLACEHOLDER` up: written to a pipe, or by a recorder that never finished the file)."
+    if head[:4] != b'RIFF' or head[8:12] != b'WAVE': return None
+    pos, byte_rate = 12, 0
     while pos + 8 <= len(head):
         tag, size = head[pos:pos + 4], int.from_bytes(head[pos + 4:pos + 8], 'little')
-        if tag == b'fmt ' and pos + 22 <= len(head): frame_bytes = int.from_bytes(head[pos + 20:pos + 22], 'little')   # its block align
-        if tag == b'data': return size // frame_bytes if frame_bytes and size not in (0, 0xFFFFFFFF) else None
+        if tag == b'fmt ' and pos + 20 <= len(head) and int.from_bytes(head[pos + 8:pos + 10], 'little') in _WAV_PLAIN:
+            byte_rate = int.from_bytes(head[pos + 16:pos + 20], 'little')
+        if tag == b'data': return size / byte_rate if byte_rate and 0 < size < _WAV_PLACEHOLDER else None
         pos += 8 + size + size % 2   # chunks are padded to an even size
     return None
 
@@ -494,8 +506,7 @@ def _decode_soundfile(src: bytes | int | io.BytesIO, head: bytes, cap: _Cap) -> 
     with f:
         try: x = _read_soundfile(f, cap)
         except sf.SoundFileError: return None  # broken halfway: ffmpeg decodes it again and says what is wrong
-        stated = f.frames if f.format == 'FLAC' else _wav_stated_frames(head)   # libsndfile counts a WAV's frames from what is there
-        _whole(None if stated is None else stated / f.samplerate, f.tell() / f.samplerate)
+        _whole(_wav_stated_seconds(head), f.tell() / f.samplerate)   # libsndfile counts a WAV's frames from what is there
         return x
 
 # %% ../nbs/01_audio.ipynb #c022gim
