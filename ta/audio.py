@@ -299,9 +299,10 @@ def _failure(err: str, head: bytes, upload: bool = True) -> TaError:
 
 # %% ../nbs/01_audio.ipynb #c020
 def _ffprobe_cmd(path: Path) -> list[str]:
-    "argv printing as JSON the durations the local file `path` states for its first audio track and for itself."
+    "argv printing as JSON the durations the local file `path` states for its first audio track and for itself, and its first audio packet's time."
     return ['ffprobe', '-v', 'warning', '-hide_banner', '-protocol_whitelist', 'file', '-format_whitelist', FORMATS,
-            '-select_streams', 'a:0', '-show_entries', 'stream=duration,start_time:stream_tags=DURATION:format=duration', '-of', 'json',
+            '-select_streams', 'a:0', '-show_entries', 'stream=duration,start_time:stream_tags=DURATION:format=duration,format_name:packet=pts_time',
+            '-read_intervals', '%+#1', '-of', 'json',
             f'file:{Path(path).resolve()}']
 
 def _clock_seconds(hms: str) -> float:
@@ -310,16 +311,20 @@ def _clock_seconds(hms: str) -> float:
     return int(h) * 3600 + int(m) * 60 + float(s)
 
 def _probe(path: Path, timeout_s: float) -> tuple[float | None, float | None]:
-    "(seconds the file `path` states for its first audio track, seconds it states for itself); None where it states none (or only a guess from the bitrate), both None if ffprobe fails. Matroska's DURATION tag counts from the file's start, so a track that starts later is stated from its own start."
+    "(seconds the file `path` states for its first audio track, seconds it states for itself); None where it states none (or only a guess from the bitrate), both None if ffprobe fails. The track's length runs from its first packet to where it ends (its start time plus its duration, or Matroska's DURATION tag): a track that starts late (audio 20 s into a TS capture, or its MKV remux) is measured from there, even where ffprobe's first look missed its start and gives the file's start and length."
     try: p = subprocess.run(_ffprobe_cmd(path), capture_output=True, stdin=subprocess.DEVNULL, timeout=timeout_s, start_new_session=True)
     except FileNotFoundError: raise TaError(_MISSING.format('ffprobe')) from None
     if p.returncode != 0 or b'Estimating duration from bitrate' in p.stderr: return None, None  # a guess is not a statement
     info = json.loads(p.stdout)
     if not info.get('streams'): return None, None  # no audio track: ffmpeg will say so
-    s, whole = info['streams'][0], info.get('format', {}).get('duration')
-    tag = s.get('tags', {}).get('DURATION')   # Matroska and WebM: where the track ends, when the muxer wrote it
-    track = float(s['duration']) if 'duration' in s else _clock_seconds(tag) - max(0.0, float(s.get('start_time', 0))) if tag else None
-    return track, None if whole is None else float(whole)
+    s, fmt = info['streams'][0], info.get('format', {})
+    whole = None if fmt.get('duration') is None else float(fmt['duration'])
+    if b'Could not find codec parameters' in p.stderr: return None, whole   # its first look missed the track: what it says of it is the file's
+    tag = s.get('tags', {}).get('DURATION') if 'matroska' in fmt.get('format_name', '') else None   # where the track ends, as Matroska's muxer writes it
+    start = float(s.get('start_time', 0))
+    end = _clock_seconds(tag) if tag else start + float(s['duration']) if 'duration' in s else None
+    first = [float(p['pts_time']) for p in info.get('packets', []) if 'pts_time' in p]   # the track's first packet
+    return None if end is None else end - max([start, *first]), whole
 
 def _stated_seconds(path: Path, timeout_s: float) -> float | None:
     "Seconds the file `path` states for its first audio track (else for itself); None if it states none, or ffprobe fails."
@@ -434,12 +439,21 @@ _NO_LENGTH = 2**63 - 1  # libsndfile's frame count for a FLAC that states none (
 _MAX_BLOCK = 384_000    # frames mixed at a time at most: a second up to 384 kHz, so no stated rate sizes the buffer
 _DIRECT_BLOCK = 2**20   # frames of a 16 kHz mono file read per call (65.5 s): a chunk-sized upload in one call into libsndfile
 
+def _flac_from_start(head: bytes) -> bool:
+    "Whether the FLAC starting with `head` (its first bytes) has its first audio frame numbered 0; False when that frame is not in `head`. A FLAC cut from a later start by stream copy (`ffmpeg -ss 40 -i a.flac -c copy b.flac`) numbers its frames from there and keeps its source's STREAMINFO, and libsndfile then read 40 s of it twice (a fresh user, stop 55)."
+    pos = 4
+    while pos + 4 <= len(head):   # metadata blocks: a flag byte (0x80: the last), then a 24-bit length
+        last, pos = head[pos] & 0x80, pos + 4 + int.from_bytes(head[pos + 1:pos + 4], 'big')
+        if last: break
+    # a frame: 14 sync bits (FF F8 or F9), two bytes of codes, then its number, UTF-8 coded: a single 00 byte for 0
+    return pos + 5 <= len(head) and head[pos] == 0xFF and head[pos + 1] & 0xFE == 0xF8 and head[pos + 4] == 0
+
 def _open_soundfile(src: bytes | int | io.BytesIO, head: bytes) -> sf.SoundFile | None:
-    "libsndfile's reader of `src`, a WAV or FLAC starting with `head` that holds plain samples in 1 or 2 channels; else None."
-    if not (head[:4] == b'fLaC' or head[:4] == b'RIFF' and head[8:12] == b'WAVE'): return None
+    "libsndfile's reader of `src`, a WAV or FLAC starting with `head` that holds plain samples in 1 or 2 channels (a FLAC: from its first frame, `_flac_from_start`); else None."
+    if not (head[:4] == b'fLaC' and _flac_from_start(head) or head[:4] == b'RIFF' and head[8:12] == b'WAVE'): return None
     try: f = sf.SoundFile(src, closefd=False) if isinstance(src, int) else sf.SoundFile(src)
     except sf.SoundFileError: return None  # a header cut short, ...: ffmpeg's to decode and explain
-    if f.format in ('WAV', 'FLAC') and f.subtype in _SOUNDFILE_SUBTYPES and f.channels <= 2 and f.frames != _NO_LENGTH: return f
+    if f.format in ('WAV', 'FLAC') and f.subtype in _SOUNDFILE_SUBTYPES and f.channels <= 2 and f.frames not in (0, _NO_LENGTH): return f   # 0: a WAV whose recorder never wrote its size, read by ffmpeg to its end
     f.close(); return None
 
 class _InProcess:
