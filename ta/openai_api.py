@@ -21,11 +21,12 @@ from .request import (_CUT_SHORT, _WORKER_STOPPED, _shown, _some, Engine, Option
                         undo_content_coding)
 
 # %% auto #0
-__all__ = ['RESPONSE_FORMATS', 'GRANULARITIES', 'MAX_PROMPT_CHARS', 'openai_router', 'cpu_pool', 'Chunk', 'chunk_texts',
-           'Transcript', 'align_chunk', 'diarize_audio', 'transcribe_audio', 'transcript_json', 'TranscriptionForm',
-           'refuse_query', 'parse_transcription_form', 'transcript_segments', 'verbose_json', 'cue_text', 'srt', 'vtt',
-           'format_response', 'HeldStream', 'sse', 'stream_events', 'error_code', 'openai_error', 'add_openai_errors',
-           'model_name', 'get_models', 'get_model', 'post_transcription']
+__all__ = ['MAX_SPANS_SHOWN', 'RESPONSE_FORMATS', 'GRANULARITIES', 'MAX_PROMPT_CHARS', 'openai_router', 'cpu_pool', 'Chunk',
+           'chunk_texts', 'Transcript', 'align_chunk', 'diarize_audio', 'timed_words', 'transcribe_audio',
+           'transcript_json', 'TranscriptionForm', 'refuse_query', 'parse_transcription_form', 'transcript_segments',
+           'verbose_json', 'cue_text', 'srt', 'vtt', 'format_response', 'HeldStream', 'sse', 'stream_events',
+           'error_code', 'openai_error', 'add_openai_errors', 'model_name', 'get_models', 'get_model',
+           'post_transcription']
 
 # %% ../nbs/08c_openai_api.ipynb #a005
 _pool: ThreadPoolExecutor | None = None
@@ -90,8 +91,9 @@ class Transcript:
     chunks: list[Chunk]
     words: list[dict] | None = None           # [{word, start, end[, speaker]}], s
     speaker_segments: list[dict] | None = None  # [{speaker, start, end}], s
-    timestamp_error: str | None = None
+    timestamp_error: str | None = None        # why words are missing: where (the chunks' spans) and the aligner's reason
     diarization_error: str | None = None
+    untimed: list[Chunk] = field(default_factory=list)  # chunks with text whose alignment failed: no words, each one segment
     @property
     def text(self) -> str: return join_texts([c.text for c in self.chunks])
 
@@ -106,6 +108,34 @@ def diarize_audio(audio: np.ndarray, o: Options) -> list[dict]:
     return diarize(audio, num_speakers=o.num_speakers, max_speakers=o.max_speakers)
 
 def _why(e: BaseException) -> str: return f'{type(e).__name__}: {e}' if not isinstance(e, (RuntimeError, TaError)) else str(e)
+
+# %% ../nbs/08c_openai_api.ipynb #a007x
+MAX_SPANS_SHOWN = 5   # time spans named in a partial `timestamp_error` (it is also srt's and vtt's X-Timestamp-Error header)
+
+def _spans(chunks: list[Chunk]) -> list[tuple[float, float]]:
+    "The (start, end) of `chunks` (s, in audio order), touching chunks merged into one span."
+    out = []
+    for c in chunks:
+        if out and out[-1][1] == c.start: out[-1] = (out[-1][0], c.end)
+        else: out.append((c.start, c.end))
+    return out
+
+def _span(start: float, end: float) -> str: return f'{start:.1f}-{end:.1f} s'
+
+def timed_words(chunks: list[Chunk], outcomes: list[list[dict] | BaseException]) -> tuple[list[dict] | None, list[Chunk], str | None]:
+    "From each chunk's alignment (its words, or what it raised): the aligned chunks' words in order (None when no chunk with text aligned), the chunks that failed, and `timestamp_error`."
+    failed = [(c, o) for c, o in zip(chunks, outcomes) if isinstance(o, BaseException)]
+    if not failed: return [w for ws in outcomes for w in ws], [], None
+    untimed, (first, why) = [c for c, _ in failed], (failed[0][0], _why(failed[0][1]))
+    said = sum(bool(c.text.split()) for c in chunks)   # chunks with words to time
+    if len(failed) >= said:   # not one word could be timed: no words, as when alignment was all or nothing
+        return None, untimed, (f'word timestamps are unavailable: alignment failed for the chunk at {_span(first.start, first.end)} ({why})'
+                               + (f' (and {len(failed) - 1} more chunks)' if len(failed) > 1 else ''))
+    spans = _spans(untimed)
+    where = ', '.join(_span(*s) for s in spans[:MAX_SPANS_SHOWN]) + (f' and {len(spans) - MAX_SPANS_SHOWN} more' if len(spans) > MAX_SPANS_SHOWN else '')
+    return ([w for ws in outcomes if not isinstance(ws, BaseException) for w in ws], untimed,
+            f'word times are missing for {len(failed)} of {said} chunks ({where}): '
+            + (f'at {_span(first.start, first.end)}, ' if len(failed) > 1 else '') + why)
 
 # %% ../nbs/08c_openai_api.ipynb #a008
 async def _cpu_result(engine: Engine, job: asyncio.Future):
@@ -123,15 +153,14 @@ def _abandon(jobs: list[asyncio.Future | None]) -> None:
     "Cancel the CPU-pool jobs of a request that failed (504, 499, a drain's 503): those not yet started never run, a running one finishes unread. Without it a 504's word alignments kept the CPU busy after the answer (a fresh user: 13 s more after a 20-minute request's 504, and a 3.4 s request sent then took 30.7 s)."
     for j in (j for j in jobs if j is not None): j.cancel(); j.add_done_callback(_retrieved)
 
-async def _gather_words(engine: Engine, chunks: list[Chunk], jobs: list[asyncio.Future]) -> tuple[list[dict] | None, str | None]:
-    "All words in order, or `None` and the first failure (naming its chunk's place in the audio). Raises `NotReady` when the drain time is up."
-    words, errors = [], []
-    for c, job in zip(chunks, jobs):
-        try: words += await _cpu_result(engine, job)
+async def _gather_words(engine: Engine, chunks: list[Chunk], jobs: list[asyncio.Future]) -> tuple[list[dict] | None, list[Chunk], str | None]:
+    "Each chunk's alignment, awaited in audio order and combined by `timed_words`. Raises `NotReady` when the drain time is up."
+    outcomes = []
+    for job in jobs:
+        try: outcomes.append(await _cpu_result(engine, job))
         except NotReady: raise
-        except Exception as e: errors.append(f'alignment failed for the chunk at {c.start:.1f}-{c.end:.1f} s ({_why(e)})')
-    if errors: return None, f"word timestamps are unavailable: {errors[0]}" + (f' (and {len(errors) - 1} more chunks)' if len(errors) > 1 else '')
-    return words, None
+        except Exception as e: outcomes.append(e)
+    return timed_words(chunks, outcomes)
 
 async def transcribe_audio(request: Request | None, engine: Engine, audio: np.ndarray, o: Options, deadline: Deadline | None = None) -> Transcript:
     "Chunks and texts of `audio` [T]; words when `o.return_timestamps`, speaker turns when `o.return_speakers`."
@@ -144,7 +173,7 @@ async def transcribe_audio(request: Request | None, engine: Engine, audio: np.nd
             chunks.append(c)
             if o.return_timestamps: aligning.append(loop.run_in_executor(pool, align_chunk, audio, c))
         t = Transcript(audio_seconds(audio), chunks)
-        if o.return_timestamps: t.words, t.timestamp_error = await _gather_words(engine, chunks, aligning)
+        if o.return_timestamps: t.words, t.untimed, t.timestamp_error = await _gather_words(engine, chunks, aligning)
         if diarizing is not None:
             try: t.speaker_segments = await _cpu_result(engine, diarizing)
             except NotReady: raise
@@ -231,11 +260,17 @@ def parse_transcription_form(fields: list[tuple[str, str]]) -> TranscriptionForm
                              Options(return_timestamps=timed, return_speakers=o.return_speakers, num_speakers=o.num_speakers, max_speakers=o.max_speakers))
 
 # %% ../nbs/08c_openai_api.ipynb #a015
+def _chunk_segment(c: Chunk) -> dict: return {'start': round(c.start, 3), 'end': round(c.end, 3), 'text': c.text}
+
 def transcript_segments(t: Transcript) -> list[dict]:
-    "`[{start, end, text[, speaker]}]`: from the words when there are any, else one per chunk with text."
+    "`[{start, end, text[, speaker]}]` in audio order: cut from the words where chunks have them, one per chunk with text where they have not."
     from ta.align import segments_from_words
-    if t.words: return segments_from_words(t.words)
-    return [{'start': round(c.start, 3), 'end': round(c.end, 3), 'text': c.text} for c in t.chunks if c.text]
+    if t.words is None: return [_chunk_segment(c) for c in t.chunks if c.text]
+    segs, run, i = [], [], 0   # run: the words of the aligned chunks since the last untimed one (a segment may span chunks, as before)
+    for c in t.chunks:
+        if c in t.untimed: segs += [*segments_from_words(run), _chunk_segment(c)]; run = []
+        else: n = len(c.text.split()); run += t.words[i:i + n]; i += n   # align_words gives each word of the text one entry
+    return segs + segments_from_words(run)
 
 def verbose_json(t: Transcript, words: bool) -> dict:
     "OpenAI's `verbose_json`: task, language, duration, text, segments (and words when asked), plus ta's extra fields."

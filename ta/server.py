@@ -50,9 +50,9 @@ class SpeakerTurn(BaseModel):
 class Transcription(BaseModel):
     text: str = Field(description='the transcript, chunk texts joined with spaces')
     duration: float = Field(description='seconds of audio transcribed: what the file decoded to (a file holding over 1 s less than its header states is refused, 400; a cut Ogg states nothing and shows its shorter length here)')
-    words: list[Word] | None = Field(None, description='with return_timestamps: every word with its time')
+    words: list[Word] | None = Field(None, description="with return_timestamps: each word with its time; a chunk whose alignment failed has none (timestamp_error names its span)")
     speaker_segments: list[SpeakerTurn] | None = Field(None, description='with return_speakers: who speaks when')
-    timestamp_error: str | None = Field(None, description='why words are missing, when alignment failed')
+    timestamp_error: str | None = Field(None, description='where and why word times are missing: the spans of the chunks whose alignment failed and the reason; when none aligned, there are no words')
     diarization_error: str | None = Field(None, description='why speakers are missing, when diarization failed')
 
 class ErrorBody(BaseModel):

@@ -131,9 +131,10 @@ def transcribe(path: str | Path, endpoint_url: str, *, return_timestamps: bool =
     return {**result, 'warnings': warnings + _missing(result, return_timestamps, return_speakers)}
 
 def _missing(result: dict, timestamps: bool, speakers: bool) -> list[str]:
-    "The server's own warnings, and a warning for each requested view it did not return."
+    "The server's own warnings, and a warning for each requested view it did not return, or returned in part (words with a `timestamp_error`)."
     w = result.get('warnings') or ([result['warning']] if result.get('warning') else [])
-    if timestamps and 'words' not in result: w = [*w, result.get('timestamp_error') or 'No word timestamps came back.']
+    if timestamps and ('words' not in result or result.get('timestamp_error')):   # none, or some chunks' words missing
+        w = [*w, result.get('timestamp_error') or 'No word timestamps came back.']
     if speakers and 'speaker_segments' not in result: w = [*w, result.get('diarization_error') or 'No speaker labels came back.']
     return list(w)
 
