@@ -4,7 +4,7 @@
 
 # %% ../nbs/01_audio.ipynb #c002
 from __future__ import annotations
-import codecs, io, json, math, os, re, signal, struct, subprocess, sys, tempfile, threading, time
+import codecs, io, json, math, os, re, shlex, signal, struct, subprocess, sys, tempfile, threading, time
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -66,12 +66,12 @@ _CAP_MARGIN_S = 1.0  # decode this far past max_seconds, so "longer than the lim
                      # this close to the limit is left to the decoder's exact count
 
 # %% ../nbs/01_audio.ipynb #c006
-def _ffmpeg_cmd(path: Path, max_seconds: float | None) -> list[str]:
-    "argv decoding the local file `path` to float32 WAV at 16 kHz on stdout, every channel kept."
+def _ffmpeg_cmd(path: Path, max_seconds: float | None, track: int = 0) -> list[str]:
+    "argv decoding audio track `track` (counted from 0, as `-map 0:a:N` counts) of the local file `path` to float32 WAV at 16 kHz on stdout, every channel kept."
     cap = [] if max_seconds is None else ['-t', f'{max_seconds + _CAP_MARGIN_S:.3f}']
     return ['ffmpeg', '-nostdin', '-hide_banner', '-loglevel', 'warning', '-guess_layout_max', '0',
             '-protocol_whitelist', 'file', '-format_whitelist', FORMATS, '-i', f'file:{Path(path).resolve()}',
-            '-map', '0:a:0', *cap, '-map_metadata', '-1', '-c:a', 'pcm_f32le', '-ar', str(SAMPLE_RATE), '-f', 'wav', 'pipe:1']
+            '-map', f'0:a:{track}', *cap, '-map_metadata', '-1', '-c:a', 'pcm_f32le', '-ar', str(SAMPLE_RATE), '-f', 'wav', 'pipe:1']
 
 # %% ../nbs/01_audio.ipynb #c008b
 MIN_BYTES_PER_S = 500  # an upload decodes to at most SIZE_FREE_S plus 1 s per this many of its bytes: 4 kbit/s, below speech codecs
@@ -84,16 +84,17 @@ _TOO_DENSE = ("the file holds more audio than its size allows: over {:.0f} s in 
 
 @dataclass(frozen=True)
 class _Cap:
-    "The most audio one decode may give: `seconds` of it, and the `TooLarge` message for more."
+    "The most audio one decode may give: `seconds` of it, the `TooLarge` message for more, and whether the bound is the file's size (else the limit)."
     seconds: float
     message: str
+    by_size: bool = False
     def passed(self, samples: int) -> bool: return samples > self.seconds * SAMPLE_RATE  # `samples` at 16 kHz
 
 def _cap(max_seconds: float | None, nbytes: int | None) -> _Cap:
     "The tighter of `max_seconds` and the bound from the upload's size, `nbytes` bytes (None: no bound from the size, for a user's own local file)."
     by_size = math.inf if nbytes is None else SIZE_FREE_S + nbytes / MIN_BYTES_PER_S
     if max_seconds is not None and max_seconds <= by_size: return _Cap(max_seconds, _TOO_LONG.format(max_seconds))
-    return _Cap(by_size, _TOO_DENSE.format(by_size, nbytes, SIZE_FREE_S, MIN_BYTES_PER_S))
+    return _Cap(by_size, _TOO_DENSE.format(by_size, nbytes, SIZE_FREE_S, MIN_BYTES_PER_S), by_size=True)
 
 # %% ../nbs/01_audio.ipynb #c010
 _BLOCK_FRAMES = SAMPLE_RATE  # frames read and mixed at a time: 1 s of audio, 64 KB per channel
@@ -180,10 +181,10 @@ def _killed(sig: signal.Signals | None) -> TaError:
     return TaError(f"ffmpeg crashed ({sig.name}) while decoding the file: a bug in the server's ffmpeg, not necessarily in "
                    f"the file; {_FIX}")
 
-def _run_ffmpeg(path: Path, cap: _Cap, timeout_s: float) -> tuple[int, np.ndarray, str]:
-    "Run ffmpeg on `path`, reading its output as it comes up to `cap`; (return code, mono audio [T], stderr with the path as 'input')."
+def _run_ffmpeg(path: Path, cap: _Cap, timeout_s: float, track: int = 0) -> tuple[int, np.ndarray, str]:
+    "Run ffmpeg on audio track `track` of `path`, reading its output as it comes up to `cap`; (return code, mono audio [T], stderr with the path as 'input')."
     with tempfile.TemporaryFile() as log:
-        try: p = subprocess.Popen(_ffmpeg_cmd(path, cap.seconds), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=log,
+        try: p = subprocess.Popen(_ffmpeg_cmd(path, cap.seconds, track), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=log,
                                   start_new_session=True)  # the terminal's Ctrl-C goes to the server, not to its decoders
         except FileNotFoundError: raise TaError(_MISSING.format('ffmpeg')) from None
         expired = threading.Event()
@@ -236,7 +237,19 @@ def _text_start(head: bytes) -> str | None:
     return s[:40] if s and all(c.isprintable() or c in '\t\n\r\f' for c in s) else None
 
 # %% ../nbs/01_audio.ipynb #c018
-_FIX = "convert it with e.g. `ffmpeg -i in.ext -ar 16000 -ac 1 out.flac` and use out.flac"
+_IN, _OUT = 'in.ext', 'out.flac'   # the files of the ffmpeg commands messages suggest, while the file's name is not known
+_FIX = f"convert it with e.g. `ffmpeg -i {_IN} -ar 16000 -ac 1 {_OUT}` and use {_OUT}"
+
+def _named(message: str, name: str | None) -> str:
+    "`message` with its suggested ffmpeg commands reading the file `name` and writing its name with `.16k.flac` for its extension, each quoted for a shell; unchanged while no name is known."
+    if not name: return message
+    out = shlex.quote(os.path.splitext(name)[0] + '.16k.flac')
+    return message.replace(_OUT, out).replace(f'ffmpeg -i {_IN} ', f'ffmpeg -i {shlex.quote(name)} ')   # the output first: the name may hold 'out.flac'
+
+def _rename(e: TaError, name: str | None) -> None:
+    "Point the ffmpeg commands that `e`'s message suggests at the file `name` (`_named`)."
+    e.message = _named(e.message, name); e.args = (e.message,)
+
 _URL = re.compile(r'\s*(https?|ftp|s3|gs)://\S+', re.I)
 
 def _refused(demuxer: str) -> NotAudio:
@@ -298,11 +311,14 @@ def _failure(err: str, head: bytes, upload: bool = True) -> TaError:
                     f"m4a, aac, webm, mp4 or aiff, or {_FIX}")
 
 # %% ../nbs/01_audio.ipynb #c020
+_PACKETS_READ = 32   # audio packets ffprobe reads from the start: the decoded track's first is among them, tracks being interleaved by time
+
 def _ffprobe_cmd(path: Path) -> list[str]:
-    "argv printing as JSON the durations the local file `path` states for its first audio track and for itself, and its first audio packet's time."
+    "argv printing as JSON each audio track of the local file `path` (its channels, default flag, language and title, and the duration it states), the file's duration, and its first audio packets' times."
     return ['ffprobe', '-v', 'warning', '-hide_banner', '-protocol_whitelist', 'file', '-format_whitelist', FORMATS,
-            '-select_streams', 'a:0', '-show_entries', 'stream=duration,start_time:stream_tags=DURATION:format=duration,format_name:packet=pts_time',
-            '-read_intervals', '%+#1', '-of', 'json',
+            '-select_streams', 'a', '-show_entries', 'stream=index,channels,duration,start_time:stream_tags=DURATION,language,title:'
+            'stream_disposition=default:format=duration,format_name:packet=stream_index,pts_time',
+            '-read_intervals', f'%+#{_PACKETS_READ}', '-of', 'json',
             f'file:{Path(path).resolve()}']
 
 def _clock_seconds(hms: str) -> float:
@@ -310,26 +326,46 @@ def _clock_seconds(hms: str) -> float:
     h, m, s = hms.split(':')
     return int(h) * 3600 + int(m) * 60 + float(s)
 
-def _probe(path: Path, timeout_s: float) -> tuple[float | None, float | None]:
-    "(seconds the file `path` states for its first audio track, seconds it states for itself); None where it states none (or only a guess from the bitrate), both None if ffprobe fails. The track's length runs from its first packet to where it ends (its start time plus its duration, or Matroska's DURATION tag): a track that starts late (audio 20 s into a TS capture, or its MKV remux) is measured from there, even where ffprobe's first look missed its start and gives the file's start and length."
-    try: p = subprocess.run(_ffprobe_cmd(path), capture_output=True, stdin=subprocess.DEVNULL, timeout=timeout_s, start_new_session=True)
-    except FileNotFoundError: raise TaError(_MISSING.format('ffprobe')) from None
-    if p.returncode != 0 or b'Estimating duration from bitrate' in p.stderr: return None, None  # a guess is not a statement
-    info = json.loads(p.stdout)
-    if not info.get('streams'): return None, None  # no audio track: ffmpeg will say so
-    s, fmt = info['streams'][0], info.get('format', {})
-    whole = None if fmt.get('duration') is None else float(fmt['duration'])
-    if b'Could not find codec parameters' in p.stderr: return None, whole   # its first look missed the track: what it says of it is the file's
+@dataclass(frozen=True)
+class _Probe:
+    "What ffprobe read of a file: its audio tracks, the one decoded, and the seconds that track and the file state (None: none stated)."
+    tracks: tuple = ()            # ffprobe's entry (a dict) for each audio track, in the file's order: `-map 0:a:i` is tracks[i]
+    track: int = 0                # the one decoded (`_pick`)
+    stated: float | None = None   # s the decoded track states
+    whole: float | None = None    # s the file states
+
+def _pick(tracks: tuple) -> int:
+    "The audio track ffmpeg decodes when not told which (no `-map`): flagged default before the others, then the most channels, the first of equals."
+    return max(range(len(tracks)), key=lambda i: (tracks[i].get('disposition', {}).get('default', 0), tracks[i].get('channels', 0), -i), default=0)
+
+def _track_seconds(s: dict, fmt: dict, packets: list[dict]) -> float | None:
+    "Seconds the audio track `s` states: from its first packet to where it ends (its start time plus its duration, or Matroska's DURATION tag); None when it states no end, or when the packets read (`packets`, of every audio track) hold none of its."
     tag = s.get('tags', {}).get('DURATION') if 'matroska' in fmt.get('format_name', '') else None   # where the track ends, as Matroska's muxer writes it
     start = float(s.get('start_time', 0))
     end = _clock_seconds(tag) if tag else start + float(s['duration']) if 'duration' in s else None
-    first = [float(p['pts_time']) for p in info.get('packets', []) if 'pts_time' in p]   # the track's first packet
-    return None if end is None else end - max([start, *first]), whole
+    timed = [p for p in packets if 'pts_time' in p]
+    first = [float(p['pts_time']) for p in timed if p.get('stream_index') == s.get('index')][:1]   # the track's first packet
+    if end is None or timed and not first: return None   # its start unknown: ffprobe's own may be the file's
+    return end - max([start, *first])
+
+def _probe(path: Path, timeout_s: float) -> _Probe:
+    "What the file `path` states: its audio tracks, the one ffmpeg picks (`_pick`), the seconds that track states and the file states (None where it states none, or only a guess from the bitrate); nothing (`_Probe()`: the first track) if ffprobe fails. The track's length runs from its first packet to where it ends: a track that starts late (audio 20 s into a TS capture, or its MKV remux) is measured from there, even where ffprobe's first look missed its start and gives the file's start and length."
+    try: p = subprocess.run(_ffprobe_cmd(path), capture_output=True, stdin=subprocess.DEVNULL, timeout=timeout_s, start_new_session=True)
+    except FileNotFoundError: raise TaError(_MISSING.format('ffprobe')) from None
+    if p.returncode != 0: return _Probe()
+    info = json.loads(p.stdout)
+    tracks, fmt = tuple(info.get('streams', [])), info.get('format', {})
+    if not tracks: return _Probe()  # no audio track: ffmpeg will say so
+    i = _pick(tracks)
+    if b'Estimating duration from bitrate' in p.stderr: return _Probe(tracks, i)  # a guess is not a statement
+    whole = None if fmt.get('duration') is None else float(fmt['duration'])
+    if b'Could not find codec parameters' in p.stderr: return _Probe(tracks, i, None, whole)   # its first look missed the track: what it says of it is the file's
+    return _Probe(tracks, i, _track_seconds(tracks[i], fmt, info.get('packets', [])), whole)
 
 def _stated_seconds(path: Path, timeout_s: float) -> float | None:
-    "Seconds the file `path` states for its first audio track (else for itself); None if it states none, or ffprobe fails."
-    track, whole = _probe(path, timeout_s)
-    return track if track is not None else whole
+    "Seconds the file `path` states for the audio track decoded (else for itself); None if it states none, or ffprobe fails."
+    p = _probe(path, timeout_s)
+    return p.stated if p.stated is not None else p.whole
 
 # %% ../nbs/01_audio.ipynb #4abbddcd
 CUT_SHORT_S = 1.0      # s: a file decoding to more than this less than its audio track's stated length is refused as cut short
@@ -338,9 +374,32 @@ _HEAD_BYTES = 1 << 16  # bytes of a file read before decoding: its signature, an
 def _whole(stated_s: float | None, decoded_s: float) -> None:
     "`BadRequest` (400) when a file decoded to `decoded_s` seconds though its header states `stated_s` (None: it states none) and over `CUT_SHORT_S` more: a file cut short, whose end the transcript would silently lack."
     if stated_s is None or decoded_s == 0 or stated_s - decoded_s <= CUT_SHORT_S: return   # nothing decoded: `_checked` says zero duration
-    raise BadRequest(f"the file ends early or is damaged: its header states {stated_s:,.2f} s of audio, but only {decoded_s:,.2f} s of it decodes; "
-                     f"use the whole file (a download or copy may have stopped partway), or to transcribe the {decoded_s:,.2f} s it holds, {_FIX}")
+    raise BadRequest(f"the file ends early or is damaged: its header states {stated_s:,.2f} s of audio, but only {decoded_s:,.2f} s of it decodes "
+                     f"(a download or copy that stopped partway, or a recording never finished); use a complete copy if there is one, "
+                     f"or to transcribe the {decoded_s:,.2f} s it holds, {_FIX}")
 
+
+# %% ../nbs/01_audio.ipynb #tr-code
+_TRACKS_SHOWN = 5   # audio tracks not transcribed that the note names; more are counted
+_TAG_CHARS = 40     # characters of a language or title tag the note shows: they come from the file
+
+def _tag(v: str) -> str: return v if len(v) <= _TAG_CHARS else v[:_TAG_CHARS - 1] + '…'
+
+def _track_label(tracks: tuple, i: int) -> str:
+    "Audio track `i` (counted from 0) as a person counts it, with its language and title tags when it has them: 'track 2 (fre, Commentary)'."
+    tags = tracks[i].get('tags', {})
+    said = [_tag(v) for v in (tags.get('language'), tags.get('title')) if v and v != 'und']   # 'und': undetermined
+    return f"track {i + 1}" + (f" ({', '.join(said)})" if said else '')
+
+def _tracks_note(p: _Probe) -> str | None:
+    "What to tell the user of a file of several audio tracks (`p`, its probe): which one was transcribed, the others, and how to transcribe one of them; None for one track."
+    if len(p.tracks) < 2: return None
+    others = [i for i in range(len(p.tracks)) if i != p.track]
+    shown = ', '.join(_track_label(p.tracks, i) for i in others[:_TRACKS_SHOWN]) + (
+        f' and {len(others) - _TRACKS_SHOWN} more' if len(others) > _TRACKS_SHOWN else '')
+    return (f"the file has {len(p.tracks)} audio tracks and only {_track_label(p.tracks, p.track)} was transcribed, the one ffmpeg "
+            f"picks by default; not transcribed: {shown}. To transcribe another, extract it first, e.g. track {others[0] + 1} with "
+            f"`ffmpeg -i {_IN} -map 0:a:{others[0]} -ac 1 -ar 16000 {_OUT}` (ffmpeg counts tracks from 0), and transcribe {_OUT}")
 
 # %% ../nbs/01_audio.ipynb #c024
 MAX_SAMPLE = 1e15  # largest |sample| taken: full scale is 1.0; from about 1e18 the log-mel features overflow float32 (inf), and the transcript came back empty with a 200
@@ -355,21 +414,23 @@ def _checked(x: np.ndarray) -> np.ndarray:
     return x  # [T]: the channels mixed (`mix_block`)
 
 def _decode_file(path: Path, max_seconds: float | None, timeout_s: float = FFMPEG_TIMEOUT_S, upload: bool = False,
-                 size_bound: bool = True) -> np.ndarray:
-    "Decode the local file `path` with ffmpeg to 16 kHz mono float32 [T], capped by `max_seconds` and, when `size_bound`, by its size (`_cap`); a typed `TaError` for every failure, naming it as the request's body when `upload` (a temporary copy of one)."
+                 size_bound: bool = True, notes: list[str] | None = None) -> np.ndarray:
+    "Decode the local file `path` with ffmpeg to 16 kHz mono float32 [T], capped by `max_seconds` and, when `size_bound`, by its size (`_cap`); a typed `TaError` for every failure, naming it as the request's body when `upload` (a temporary copy of one). Of several audio tracks, the one ffmpeg picks, said in `notes`."
     cap, start = _cap(max_seconds, path.stat().st_size if size_bound else None), time.monotonic()
     try:
-        track, whole = _probe(path, timeout_s)
-        if max_seconds is not None and (track if track is not None else whole or 0) > cap.seconds + _CAP_MARGIN_S:
-            raise TooLarge(cap.message)  # from the header: nothing decoded
-        rc, x, err = _run_ffmpeg(path, cap, timeout_s - (time.monotonic() - start))
+        p = _probe(path, timeout_s)
+        if not cap.by_size and (p.stated if p.stated is not None else p.whole or 0) > cap.seconds + _CAP_MARGIN_S:
+            raise TooLarge(cap.message)  # from the header: nothing decoded (past the size bound it decodes up to the bound: a cut file is told apart)
+        rc, x, err = _run_ffmpeg(path, cap, timeout_s - (time.monotonic() - start), p.track)
     except subprocess.TimeoutExpired:
         raise TooLarge(f"decoding took longer than {timeout_s:g} s; send a shorter file, "
                        "or convert it to 16 kHz mono FLAC first") from None
     with open(path, 'rb') as f: head = f.read(_HEAD_BYTES)
     if rc != 0: raise _failure(err, head[:512], upload)
-    _whole(_stated_track(track, head), audio_seconds(x))
-    return _checked(x)
+    _whole(_stated_track(p.stated, head), audio_seconds(x))
+    x = _checked(x)
+    if notes is not None and (note := _tracks_note(p)): notes.append(note)
+    return x
 
 def _stated_track(probed: float | None, head: bytes) -> float | None:
     "The length a file starting with `head` states for its audio track, to tell it cut short: what ffprobe read (`probed`), else a WAV's data size (ffprobe only guesses a cut WAV's); never a FLAC's (ffmpeg's stream copy keeps STREAMINFO's sample count, so a FLAC trimmed that way states its source's length, as a cut one does)."
@@ -388,46 +449,53 @@ def _upload_file(data: bytes):
         yield fd
     finally: os.close(fd)
 
-def _decode_bytes(data: bytes, max_seconds: float | None) -> np.ndarray:
-    "Decode an upload's bytes: in process when libsndfile takes them, else by ffmpeg from a private temporary file."
+def _decode_bytes(data: bytes, max_seconds: float | None, notes: list[str] | None = None) -> np.ndarray:
+    "Decode an upload's bytes: in process when libsndfile takes them, else by ffmpeg from a private temporary file (what the user should be told, in `notes`)."
     head = bytes(data[:_HEAD_BYTES]); _refuse_packed(head, upload=True)
     with _upload_file(data) as src: x = _decode_soundfile(src, head, _cap(max_seconds, len(data)))
     if x is not None: return _checked(x)
     with tempfile.NamedTemporaryFile(prefix='ta-audio-') as f:  # mode 0600, removed on close
         f.write(data); f.flush()
-        return _decode_file(Path(f.name), max_seconds, upload=True)
+        return _decode_file(Path(f.name), max_seconds, upload=True, notes=notes)
 
-def _decode_path(path: Path, max_seconds: float | None, size_bound: bool = True) -> np.ndarray:
-    "Decode the local file `path`: in process when libsndfile takes it, else by ffmpeg; capped by `max_seconds` and, when `size_bound`, by its size."
+def _decode_path(path: Path, max_seconds: float | None, size_bound: bool = True, notes: list[str] | None = None) -> np.ndarray:
+    "Decode the local file `path`: in process when libsndfile takes it, else by ffmpeg; capped by `max_seconds` and, when `size_bound`, by its size (what the user should be told, in `notes`)."
     with open(path, 'rb') as f: head = f.read(_HEAD_BYTES)
     _refuse_packed(head, upload=False)
     cap = _cap(max_seconds, path.stat().st_size if size_bound else None)
     x = _decode_soundfile(os.fsencode(path), head, cap)   # bytes: any name the system allows, UTF-8 or not
-    return _decode_file(path, max_seconds, size_bound=size_bound) if x is None else _checked(x)
+    return _decode_file(path, max_seconds, size_bound=size_bound, notes=notes) if x is None else _checked(x)
 
-def decode_audio(data: bytes | str | Path, max_seconds: float | None = None, owner=None, size_bound: bool = True) -> np.ndarray:
+def decode_audio(data: bytes | str | Path, max_seconds: float | None = None, owner=None, size_bound: bool = True,
+                 name: str | None = None, notes: list[str] | None = None) -> np.ndarray:
     """Decode an audio or video file (its bytes, or a local path) to 16 kHz mono float32 [T] in [-1, 1].
     `TooLarge` (413) past `max_seconds` or past `SIZE_FREE_S` + 1 s per `MIN_BYTES_PER_S` bytes of the file; `BadRequest` (400)
     for an empty, broken or soundless file, or one cut short (over `CUT_SHORT_S` less audio than its header states); `NotAudio` (415) for what is not audio; `ShuttingDown` (503) when `stop_decoders` stopped it
     (`stop_decoders(owner)` stops this call only). `size_bound=False` drops the bound from the size for a local path (a user's own
     file, e.g. a long recording that is mostly digital silence); `max_seconds` alone then bounds it, and must be given.
-    An upload's bytes are always bounded by their size."""
+    An upload's bytes are always bounded by their size. `name`: the file's name (a path names itself), which the ffmpeg
+    commands that messages suggest then read (`_named`). `notes`, when given, gets what the user should be told of a file
+    that decoded: which of its audio tracks was transcribed, when it has several."""
     if not size_bound and max_seconds is None: raise ValueError('size_bound=False needs max_seconds: nothing else would bound the decoded audio')
-    _OWNER.value = owner
-    try: return _decode_any(data, max_seconds, size_bound)
+    if name is None and not isinstance(data, (bytes, bytearray, memoryview)): name = str(data)   # a path names itself
+    said, _OWNER.value = [], owner
+    try: x = _decode_any(data, max_seconds, size_bound, said)
+    except TaError as e: _rename(e, name); raise
     finally: _OWNER.value = None
+    if notes is not None: notes += [_named(n, name) for n in said]
+    return x
 
-def _decode_any(data: bytes | str | Path, max_seconds: float | None, size_bound: bool = True) -> np.ndarray:
+def _decode_any(data: bytes | str | Path, max_seconds: float | None, size_bound: bool = True, notes: list[str] | None = None) -> np.ndarray:
     "`decode_audio`'s work, once its owner is set."
     if isinstance(data, (bytes, bytearray, memoryview)):
         if not len(data): raise BadRequest("the request body is empty; send the audio file's bytes")
-        return _decode_bytes(data, max_seconds)
+        return _decode_bytes(data, max_seconds, notes)
     path = Path(data)
     if not path.exists(): raise BadRequest(f"no such audio file: {str(data)!r} (only local files are read, URLs are not fetched)")
     if path.is_dir(): raise BadRequest(f"{str(data)!r} is a directory; give the path of an audio file")
     if not path.is_file(): raise BadRequest(f"{str(data)!r} is not a regular file (a device, pipe or socket); give the path of an audio file")
     if path.stat().st_size == 0: raise BadRequest(f"the audio file {str(data)!r} is empty")
-    return _decode_path(path, max_seconds, size_bound)
+    return _decode_path(path, max_seconds, size_bound, notes)
 
 def audio_seconds(audio: np.ndarray, sr: int = SAMPLE_RATE) -> float:
     "Duration in seconds of `audio` [T] sampled at `sr` Hz."

@@ -41,13 +41,13 @@ def cmd_serve(a) -> int:
 # %% ../nbs/12_cli.ipynb #c008
 STDIN = '-'   # the file name `ta transcribe` reads from standard input
 
-def _decode_or_error(path: str, max_seconds: float):
-    "Decoded audio, or the `TaError` that explains why the file cannot be used: a local file of the user's own, bounded by `max_seconds` alone (not by its size, as an upload is: nbs/01_audio); for `STDIN`, the bytes a pipe sends, read to their end and bounded as an upload's."
+def _decode_or_error(path: str, max_seconds: float, notes: list[str]):
+    "Decoded audio, or the `TaError` that explains why the file cannot be used: a local file of the user's own, bounded by `max_seconds` alone (not by its size, as an upload is: nbs/01_audio), named in the commands its messages suggest; for `STDIN`, the bytes a pipe sends, read to their end and bounded as an upload's. What the user should be told of a file that decoded goes into `notes`."
     from ta.audio import decode_audio
     try:
-        if path != STDIN: return decode_audio(path, max_seconds=max_seconds, size_bound=False)
+        if path != STDIN: return decode_audio(path, max_seconds=max_seconds, size_bound=False, notes=notes)
         if not (data := sys.stdin.buffer.read()): raise BadRequest("standard input was empty; pipe an audio file's bytes into it")
-        return decode_audio(data, max_seconds=max_seconds)
+        return decode_audio(data, max_seconds=max_seconds, notes=notes)
     except TaError as e: return e
 
 _BIDI = frozenset('\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069')   # Unicode's bidirectional controls
@@ -69,23 +69,25 @@ def cmd_transcribe(a) -> int:
     if a.files.count(STDIN) > 1: a.parser.error(f"'{STDIN}' (standard input) may be given once")
     failed = []
     def write_oldest(sent: deque) -> float:
-        "Wait for the oldest file's text and write its line (or its error's); the seconds of audio that frees."
-        f, got, seconds = sent.popleft()
+        "Wait for the oldest file's text and write its line (or its error's), its warnings first on standard error; the seconds of audio that frees."
+        f, got, seconds, notes = sent.popleft()
         if isinstance(got, TaError):
             failed.append(f)
             if a.json: print(json.dumps({'file': f, 'error': got.message}), flush=True)
             else: print(printable(f'error: {f}: {got.message}'), file=sys.stderr, flush=True)
             return 0.0
         text = join_texts([x.result() for x in got])
-        print(json.dumps({'file': f, 'text': text, 'duration': round(seconds, 3)}) if a.json else printable(f'{f}: {text}' if len(a.files) > 1 else text), flush=True)
+        for note in notes: print(printable(f'warning: {f}: {note}'), file=sys.stderr, flush=True)
+        row = {'file': f, 'text': text, 'duration': round(seconds, 3), **({'warnings': notes} if notes else {})}
+        print(json.dumps(row) if a.json else printable(f'{f}: {text}' if len(a.files) > 1 else text), flush=True)
         return seconds
     def lines(engine, max_seconds: float):
         sent, held = deque(), 0.0
         for f in a.files:
             while held >= AHEAD_S: held -= write_oldest(sent)
-            audio = _decode_or_error(f, max_seconds)
-            if isinstance(audio, TaError): sent.append((f, audio, 0.0)); continue
-            sent.append((f, engine.submit(split_chunks(audio)), audio_seconds(audio))); held += sent[-1][2]
+            audio = _decode_or_error(f, max_seconds, notes := [])
+            if isinstance(audio, TaError): sent.append((f, audio, 0.0, notes)); continue
+            sent.append((f, engine.submit(split_chunks(audio)), audio_seconds(audio), notes)); held += sent[-1][2]
         while sent: write_oldest(sent)
     if any(f == STDIN or Path(f).is_file() for f in a.files):   # Ctrl-C stops the engine before the command ends (`run_with_engine`, nbs/07b_service)
         given = {k: v for k, v in dict(model=a.model, device=a.device, state_dtype=a.state_dtype, cpu_threads=a.cpu_threads).items() if v is not None}

@@ -94,6 +94,7 @@ class Transcript:
     timestamp_error: str | None = None        # why words are missing: where (the chunks' spans) and the aligner's reason
     diarization_error: str | None = None
     untimed: list[Chunk] = field(default_factory=list)  # chunks with text whose alignment failed: no words, each one segment
+    warnings: list[str] = field(default_factory=list)   # what the answer should be read with (the decoder's notes)
     @property
     def text(self) -> str: return join_texts([c.text for c in self.chunks])
 
@@ -186,11 +187,11 @@ async def transcribe_audio(request: Request | None, engine: Engine, audio: np.nd
     return t
 
 def transcript_json(t: Transcript) -> dict:
-    "The `/transcribe` answer: `{text, duration}` (s, to the millisecond), plus `words`, `speaker_segments` and the error fields that apply."
+    "The `/transcribe` answer: `{text, duration}` (s, to the millisecond), plus `words`, `speaker_segments`, the error fields and `warnings` that apply."
     out = {'text': t.text, 'duration': round(t.duration, 3)}
     for k in ('words', 'speaker_segments', 'timestamp_error', 'diarization_error'):
         if getattr(t, k) is not None: out[k] = getattr(t, k)
-    return out
+    return {**out, 'warnings': t.warnings} if t.warnings else out
 
 # %% ../nbs/08c_openai_api.ipynb #a010
 RESPONSE_FORMATS = ('json', 'text', 'verbose_json', 'srt', 'vtt')
@@ -281,7 +282,7 @@ def verbose_json(t: Transcript, words: bool) -> dict:
     if words and t.words is not None: out['words'] = t.words
     for k in ('speaker_segments', 'timestamp_error', 'diarization_error'):
         if getattr(t, k) is not None: out[k] = getattr(t, k)
-    return out
+    return {**out, 'warnings': t.warnings} if t.warnings else out
 
 # %% ../nbs/08c_openai_api.ipynb #a016
 def _clock(s: float, sep: str) -> str:
@@ -304,14 +305,16 @@ def vtt(segments: list[dict]) -> str:
 # %% ../nbs/08c_openai_api.ipynb #a018
 def format_response(t: Transcript, form: TranscriptionForm) -> Response:
     "The answer in the form's `response_format`."
-    fmt, err = form.response_format, {'X-Timestamp-Error': t.timestamp_error.encode('ascii', 'replace').decode()} if t.timestamp_error else None
+    fmt = form.response_format
     if fmt == 'json':   # OpenAI's json answer: no duration (verbose_json has it)
-        body = transcript_json(Transcript(t.duration, t.chunks, None, t.speaker_segments, None, t.diarization_error)); del body['duration']
+        body = transcript_json(Transcript(t.duration, t.chunks, None, t.speaker_segments, None, t.diarization_error, warnings=t.warnings)); del body['duration']
         return JSONResponse(body)
     if fmt == 'verbose_json': return JSONResponse(verbose_json(t, 'word' in form.granularities))
-    if fmt == 'text': return PlainTextResponse(t.text + '\n')
+    said = {'X-Timestamp-Error': t.timestamp_error if fmt != 'text' else None, 'X-Warning': ' | '.join(t.warnings) or None}
+    headers = {k: v.encode('ascii', 'replace').decode() for k, v in said.items() if v}   # a header is ASCII
+    if fmt == 'text': return PlainTextResponse(t.text + '\n', headers=headers)
     body = (srt if fmt == 'srt' else vtt)(transcript_segments(t))
-    return PlainTextResponse(body, media_type='text/vtt' if fmt == 'vtt' else 'application/x-subrip; charset=utf-8', headers=err)   # starlette adds the charset to text/* only
+    return PlainTextResponse(body, media_type='text/vtt' if fmt == 'vtt' else 'application/x-subrip; charset=utf-8', headers=headers)   # starlette adds the charset to text/* only
 
 # %% ../nbs/08c_openai_api.ipynb #a022
 class HeldStream(StreamingResponse):
@@ -323,13 +326,14 @@ class HeldStream(StreamingResponse):
 
 def sse(event: dict) -> str: return f"data: {json.dumps(event, ensure_ascii=False, separators=(',', ':'))}\n\n"   # compact, as every JSON body
 
-async def stream_events(engine: Engine, audio: np.ndarray, times: tuple[float, float, float], deadline: Deadline | None = None) -> AsyncIterator[str]:
-    "Server-sent events of `audio`'s transcript, chunk by chunk; counts the request in `engine`'s stats when done."
+async def stream_events(engine: Engine, audio: np.ndarray, times: tuple[float, float, float], deadline: Deadline | None = None,
+                        warnings: list[str] = ()) -> AsyncIterator[str]:
+    "Server-sent events of `audio`'s transcript, chunk by chunk, `warnings` with the last; counts the request in `engine`'s stats when done."
     texts, ok, err = [], False, None
     try:
         async for c in chunk_texts(None, engine, audio, deadline):   # a client that leaves cancels this generator, and its chunks
             if c.text: texts.append(c.text); yield sse({'type': 'transcript.text.delta', 'delta': c.text if len(texts) == 1 else ' ' + c.text})
-        yield sse({'type': 'transcript.text.done', 'text': join_texts(texts)}); ok = True
+        yield sse({'type': 'transcript.text.done', 'text': join_texts(texts), **({'warnings': list(warnings)} if warnings else {})}); ok = True
     except Exception as e:
         err = e; yield sse({'type': 'error', **openai_error(getattr(e, 'status', 500), _why(e), code=error_code(e))})
     finally:
@@ -415,14 +419,14 @@ async def post_transcription(request: Request, engine: Engine = Depends(get_engi
             if not ctype.lower().startswith('multipart/form-data'):
                 raise InvalidParam('file', 'send a multipart/form-data form with the audio in the field "file" (curl -F file=@audio.wav)')
             refuse_query(request.query_params)
-            audio_bytes, fields = parse_form(ctype, body)
+            audio_bytes, fields, name = parse_form(ctype, body)
             del body
             form = parse_transcription_form(fields)
-            try: audio = await decode_upload(engine, claim, audio_bytes, deadline, request); t2 = time.perf_counter()
+            try: audio, notes = await decode_upload(engine, claim, audio_bytes, deadline, request, name); t2 = time.perf_counter()
             except (BadRequest, TooLarge, NotAudio) as e: e.param = 'file'; raise   # what is wrong is the file: OpenAI's error names it
             del audio_bytes
-            if form.stream: return HeldStream(claim, stream_events(engine, audio, (t0, t1, t2), deadline), media_type='text/event-stream')
-            t = await transcribe_audio(request, engine, audio, form.options, deadline); t3 = time.perf_counter()
+            if form.stream: return HeldStream(claim, stream_events(engine, audio, (t0, t1, t2), deadline, notes), media_type='text/event-stream')
+            t = await transcribe_audio(request, engine, audio, form.options, deadline); t3 = time.perf_counter(); t.warnings = notes
     except BaseException as e:
         engine.count_failure(e); raise
     record(engine, (t0, t1, t2, t3), t.duration)

@@ -351,27 +351,27 @@ def single_valued(params) -> dict[str, str]:
     if dup := sorted({k for k in keys if keys.count(k) > 1}): raise BadRequest(f"option(s) {', '.join(map(_shown, dup))} given more than once")
     return dict(params)
 
-def parse_request(content_type: str, body: bytes, query: Mapping[str, str]) -> tuple[bytes, Options]:
-    "Audio bytes and options from a raw-audio or JSON request."
+def parse_request(content_type: str, body: bytes, query: Mapping[str, str]) -> tuple[bytes, Options, str | None]:
+    "Audio bytes, options, and the audio file's name (a form's; None for a raw body or JSON) from a request."
     ctype = content_type.split(';')[0].strip().lower()
     if ctype.startswith('multipart/') and ctype != 'multipart/form-data':   # its parts are not read as a form, nor is it audio
         raise BadRequest(f'a {ctype} body is not read; send the audio file itself as the body (curl --data-binary @audio.wav), '
                          'or a multipart/form-data form with it in the field "file" (curl -F file=@audio.wav)')
     if ctype == 'multipart/form-data':
-        audio, fields = parse_form(content_type, body)
+        audio, fields, name = parse_form(content_type, body)
         form = single_valued(_Pairs(fields))
         if both := sorted(set(form) & set(query)): raise BadRequest(f"option(s) {', '.join(both)} given both in the query and in the form")
-        return audio, parse_options({**query, **form})
+        return audio, parse_options({**query, **form}), name
     if ctype != 'application/json':
         if body[:1] == b'{' and b'"inputs"' in body[:200]:
             raise BadRequest('the body looks like JSON; send it with the header Content-Type: application/json')
-        return body, parse_options(query)
+        return body, parse_options(query), None
     doc = _json_object(body)
     params = doc.get('parameters', {})
     if params is None: params = {}
     if not isinstance(params, dict): raise BadRequest('"parameters" must be a JSON object of options, e.g. {"return_timestamps": false}')
     if both := sorted(set(params) & set(query)): raise BadRequest(f"option(s) {', '.join(both)} given both in the query and in parameters")
-    return _b64_audio(doc['inputs']), parse_options({**query, **params})
+    return _b64_audio(doc['inputs']), parse_options({**query, **params}), None
 
 logging.getLogger('python_multipart').setLevel(logging.ERROR)   # it logs every malformed client form as a warning; the client's 400 names the fault, the log need not
 
@@ -402,8 +402,8 @@ def _form_fault(body: bytes, boundary: bytes) -> str:
     else: what = "has a part whose headers do not parse (each a line 'Name: value' ended by CRLF, then an empty line before the data)"
     return f'the multipart form {what}; {_BUILD_FORM}'
 
-def parse_form(content_type: str, body: bytes) -> tuple[bytes, list[tuple[str, str]]]:
-    "The file and the text fields `[(name, value)]` of a multipart/form-data `body`; `BadRequest` unless it holds exactly one file, named `file`, and ends with its closing boundary (a form cut short is not taken as a shorter file)."
+def parse_form(content_type: str, body: bytes) -> tuple[bytes, list[tuple[str, str]], str | None]:
+    "The file, the text fields `[(name, value)]` and the file's name (None when empty) of a multipart/form-data `body`; `BadRequest` unless it holds exactly one file, named `file`, and ends with its closing boundary (a form cut short is not taken as a shorter file)."
     from python_multipart.multipart import MultipartParser, parse_options_header
     boundary = parse_options_header(content_type)[1].get(b'boundary')
     if not boundary: raise BadRequest(f'the multipart Content-Type has no boundary; {_BUILD_FORM}')
@@ -429,16 +429,16 @@ def parse_form(content_type: str, body: bytes) -> tuple[bytes, list[tuple[str, s
                              f'form-data; name="file"; filename="audio.wav"); {_BUILD_FORM}')
         disp = parse_options_header(part['headers'][b'content-disposition'])[1]
         name = disp.get(b'name', b'').decode('utf-8', 'replace')
-        if b'filename' in disp: files.append((name, bytes(part['data'])))
+        if b'filename' in disp: files.append((name, bytes(part['data']), disp[b'filename'].decode('utf-8', 'replace') or None))
         else: fields.append((name, part['data'].decode('utf-8', 'replace')))
     if not files and 'file' in (n for n, _ in fields):   # curl -F file=audio.wav, without the @ that makes it a file
         raise InvalidParam('file', 'the field "file" of the form holds text, not a file; attach the audio file itself '
                            '(curl -F file=@audio.wav: the @ makes curl send the file)')
-    if [n for n, _ in files] != ['file']:
+    if [n for n, *_ in files] != ['file']:
         raise InvalidParam('file', 'the form must carry exactly one file, in the field "file" (curl -F file=@audio.wav)'
-                         + (f"; it has {', '.join(repr(n) for n, _ in files)}" if files else ''))
+                         + (f"; it has {', '.join(repr(n) for n, *_ in files)}" if files else ''))
     if not files[0][1]: raise InvalidParam('file', 'the file in the form\'s field "file" is empty (0 bytes); attach the audio file itself')
-    return files[0][1], fields
+    return files[0][1], fields, files[0][2]
 
 class _Pairs(list):
     "Form fields `[(name, value)]` with the `multi_items` that `single_valued` reads."
@@ -754,16 +754,18 @@ def _unless_cut(engine: 'Engine', fn):
         return fn(*args)
     return run
 
-async def decode_upload(engine: 'Engine', claim: 'Claim', audio_bytes: bytes, deadline: 'Deadline', request: Request | None = None) -> np.ndarray:
-    "The upload decoded to 16 kHz mono float32 [T] off the event loop within `deadline`, its seconds counted against the in-flight bound. If the deadline passes or `request`'s client leaves first, its decode is stopped (ffmpeg killed) and `DeadlineExceeded` / `ClientGone` raised."
-    job = off_loop(claim, _unless_cut(engine, decode_audio), audio_bytes, engine.settings.max_audio_s, claim)
+async def decode_upload(engine: 'Engine', claim: 'Claim', audio_bytes: bytes, deadline: 'Deadline', request: Request | None = None,
+                        name: str | None = None) -> tuple[np.ndarray, list[str]]:
+    "The upload decoded to 16 kHz mono float32 [T] off the event loop within `deadline`, its seconds counted against the in-flight bound, and the warnings its answer carries (`decode_audio`'s notes: which audio track of several it holds was transcribed); `name`, the file's name when the form gave one, goes into the ffmpeg commands its messages suggest. If the deadline passes or `request`'s client leaves first, its decode is stopped (ffmpeg killed) and `DeadlineExceeded` / `ClientGone` raised."
+    notes = []   # filled by the decoding thread, read once it is done
+    job = off_loop(claim, _unless_cut(engine, decode_audio), audio_bytes, engine.settings.max_audio_s, claim, True, name, notes)
     try: audio = await deadline.wait(_while_connected(request, job))
     except BaseException:
         engine.inflight.decodes_stopped += stop_decoders(claim)
         job.add_done_callback(lambda f: f.cancelled() or f.exception())   # its outcome, read: no 'never retrieved' log
         raise
     engine.inflight.add_audio(claim, audio_seconds(audio))
-    return audio
+    return audio, notes
 
 def record(engine: 'Engine', times: tuple[float, ...], seconds: float):
     "Add one successful request's stage times (`t0..t3`: start, body read, audio decoded, done) and audio length to `/stats`."

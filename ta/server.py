@@ -54,6 +54,7 @@ class Transcription(BaseModel):
     speaker_segments: list[SpeakerTurn] | None = Field(None, description='with return_speakers: who speaks when')
     timestamp_error: str | None = Field(None, description='where and why word times are missing: the spans of the chunks whose alignment failed and the reason; when none aligned, there are no words')
     diarization_error: str | None = Field(None, description='why speakers are missing, when diarization failed')
+    warnings: list[str] | None = Field(None, description='what to read the answer with, when there is something: of a file with several audio tracks, which one was transcribed and how to transcribe another')
 
 class ErrorBody(BaseModel):
     error: str = Field(description='what went wrong and what to do')
@@ -89,11 +90,12 @@ async def post_transcribe(request: Request, engine: Engine = Depends(get_engine)
             body = await read_body(request, s.max_body_bytes, s.body_timeout_s, claim); t1 = time.perf_counter()
             deadline = Deadline.after(s.request_timeout_s)
             body = await undo_content_coding(request, claim, body, deadline, s.max_body_bytes)
-            audio_bytes, options = parse_request(request.headers.get('content-type', ''), body, single_valued(request.query_params))
+            audio_bytes, options, name = parse_request(request.headers.get('content-type', ''), body, single_valued(request.query_params))
             del body   # the audio file only, from here on
-            audio = await decode_upload(engine, claim, audio_bytes, deadline, request); t2 = time.perf_counter()
+            audio, notes = await decode_upload(engine, claim, audio_bytes, deadline, request, name); t2 = time.perf_counter()
             del audio_bytes
-            result = transcript_json(await transcribe_audio(request, engine, audio, options, deadline)); t3 = time.perf_counter()
+            t = await transcribe_audio(request, engine, audio, options, deadline); t.warnings = notes
+            result = transcript_json(t); t3 = time.perf_counter()
     except BaseException as e:
         engine.count_failure(e); raise
     record(engine, (t0, t1, t2, t3), audio_seconds(audio))
