@@ -55,6 +55,8 @@
 #   python -m ta.train --out .train/run3 --keep .train/run3/kept (the bf16 copy at 7,088), and the same first call next session
 #   stop 55: that call (cold, an H100), then DEADLINE=545 and DEADLINE=370 with the same arguments (warm): steps 7,088-9,645
 #   (nbs/14_train "Run 3 continued (stop 55)"); unpacked, kept (the bf16 copy at 9,645) and scored as in stop 54
+#   stop 56: that call (cold, an H100), then DEADLINE=545 ... 9.5 and DEADLINE=590 ... 9.8 (warm): steps 9,645-12,397
+#   (nbs/14_train "Run 3 continued (stop 56)"); unpacked, kept (the bf16 copy at 12,397) and scored as in stop 54.
 set -euo pipefail
 if [ "${1:-}" = --unpack ]; then   # into a new folder first: the state it replaces is the only copy of the steps before
   [ -d "${2:-}" ] && compgen -G "$2/state.tar.part-*" >/dev/null || { echo "usage: [LOCAL=.train/run] $0 --unpack <folder with state.tar.part-*>" >&2; exit 2; }
