@@ -8,14 +8,14 @@ import logging, os, re, shutil, subprocess, tempfile
 from pathlib import Path
 from collections.abc import Callable
 import httpx
-from .audio import SAMPLE_RATE  # Hz; what the server decodes every upload to
+from .audio import SAMPLE_RATE, _named, _probe, _tracks_note  # Hz: what the server decodes every upload to; its pick of an audio track
 from .errors import TaError
 
 # %% auto #0
 __all__ = ['MAX_AUDIO_S', 'FFMPEG_TIMEOUT_S', 'MEDIA_DEMUXERS', 'REQUEST_TIMEOUT', 'TOO_LARGE', 'OFFLINE', 'TIMED_OUT',
            'NO_CONNECT', 'REFUSED', 'NO_KEY_HINT', 'WORD_COLUMNS', 'SPEAKER_COLUMNS', 'ffmpeg_args', 'compact_audio',
-           'query_options', 'transcribe_request', 'SpaceError', 'server_detail', 'friendly_error', 'post_transcription',
-           'transcribe', 'result_views', 'local_transcriber', 'build_space', 'launch_space']
+           'audio_track', 'query_options', 'transcribe_request', 'SpaceError', 'server_detail', 'friendly_error',
+           'post_transcription', 'transcribe', 'result_views', 'local_transcriber', 'build_space', 'launch_space']
 
 # %% ../nbs/09_space.ipynb #c005
 _log = logging.getLogger(__name__)
@@ -26,23 +26,23 @@ MEDIA_DEMUXERS = ('wav', 'w64', 'flac', 'mp3', 'ogg', 'mov,mp4,m4a,3gp,3g2,mj2',
                   'aac', 'loas', 'ac3', 'eac3', 'caf', 'amr', 'amrnb', 'amrwb', 'asf', 'xwma', 'avi', 'flv',
                   'mpeg', 'mpegts', 'au', 'wv', 'ape', 'tta', 'voc')  # ffmpeg's demuxer names; mov's has commas
 
-def ffmpeg_args(src: str | Path, dst: str | Path, max_s: float = MAX_AUDIO_S) -> list[str]:
-    "The hardened ffmpeg arguments (without the binary) that write `src`'s first audio stream to `dst` as 16 kHz mono s16 FLAC."
+def ffmpeg_args(src: str | Path, dst: str | Path, max_s: float = MAX_AUDIO_S, track: int = 0) -> list[str]:
+    "The hardened ffmpeg arguments (without the binary) that write audio track `track` of `src` (counted from 0, as `-map 0:a:N` counts) to `dst` as 16 kHz mono s16 FLAC."
     return ['-nostdin', '-hide_banner', '-loglevel', 'error',
             '-protocol_whitelist', 'file', '-format_whitelist', ','.join(MEDIA_DEMUXERS),
             '-t', f'{max_s:g}', '-i', f'file:{Path(src).resolve()}',
-            '-map', '0:a:0', '-map_metadata', '-1', '-ac', '1', '-ar', str(SAMPLE_RATE), '-sample_fmt', 's16',
+            '-map', f'0:a:{track}', '-map_metadata', '-1', '-ac', '1', '-ar', str(SAMPLE_RATE), '-sample_fmt', 's16',
             '-c:a', 'flac', '-f', 'flac', '-y', f'file:{Path(dst).resolve()}']
 
 # %% ../nbs/09_space.ipynb #c006
 def compact_audio(path: str | Path, *, ffmpeg: str = 'ffmpeg', max_s: float = MAX_AUDIO_S,
-                  timeout_s: float = FFMPEG_TIMEOUT_S) -> tuple[bytes, str]:
-    "`(bytes, content_type)` to send for the upload at `path`: 16 kHz mono FLAC, or the original bytes when ffmpeg is missing, fails or times out."
+                  timeout_s: float = FFMPEG_TIMEOUT_S, track: int = 0) -> tuple[bytes, str]:
+    "`(bytes, content_type)` to send for the upload at `path`: its audio track `track` (`audio_track`) as 16 kHz mono FLAC, or the original bytes when ffmpeg is missing, fails or times out."
     exe = shutil.which(ffmpeg)
     if exe is None: return _original(path, f'{ffmpeg!r} not found on PATH')
     with tempfile.TemporaryDirectory(prefix='ta-space-') as tmp:
         dst = Path(tmp)/'audio.flac'
-        try: p = subprocess.run([exe, *ffmpeg_args(path, dst, max_s)], stdin=subprocess.DEVNULL,
+        try: p = subprocess.run([exe, *ffmpeg_args(path, dst, max_s, track)], stdin=subprocess.DEVNULL,
                                 capture_output=True, timeout=timeout_s, check=False)
         except subprocess.TimeoutExpired: return _original(path, f'ffmpeg took over {timeout_s:g} s')
         if p.returncode != 0 or not dst.exists() or dst.stat().st_size == 0:
@@ -52,6 +52,13 @@ def compact_audio(path: str | Path, *, ffmpeg: str = 'ffmpeg', max_s: float = MA
 def _original(path, why: str) -> tuple[bytes, str]:
     _log.warning('sending the original bytes of %s: %s', path, why)
     return Path(path).read_bytes(), 'application/octet-stream'
+
+def audio_track(path: str | Path, timeout_s: float = FFMPEG_TIMEOUT_S) -> tuple[int, str | None]:
+    "The audio track of the upload at `path` that `ta serve` would transcribe (counted from 0: ffmpeg's pick, flagged default, then most channels, then the first) and, for a file of several, the note the server would send of it, naming the file (`ta.audio`, 'Files with several audio tracks'); `(0, None)` when ffprobe cannot read it."
+    try: p = _probe(Path(path), timeout_s)
+    except (TaError, subprocess.TimeoutExpired): return 0, None   # no ffprobe, or it hung: the first track, as before
+    note = _tracks_note(p)
+    return p.track, note and _named(note, Path(path).name)
 
 # %% ../nbs/09_space.ipynb #c026
 REQUEST_TIMEOUT = httpx.Timeout(1800.0, connect=15.0)  # s; read waits for the whole transcript
@@ -119,9 +126,10 @@ def post_transcription(request: httpx.Request) -> dict:
 def transcribe(path: str | Path, endpoint_url: str, *, return_timestamps: bool = False, return_speakers: bool = False,
                num_speakers: int | None = None, max_speakers: int | None = None) -> dict:
     "Transcribe the upload at `path` with the server at `endpoint_url`: its JSON, plus `warnings` for what it could not do."
-    audio, ctype = compact_audio(path)
+    track, note = audio_track(path)
+    audio, ctype = compact_audio(path, track=track)
     opts = {'return_timestamps': return_timestamps, 'return_speakers': return_speakers, 'num_speakers': num_speakers, 'max_speakers': max_speakers}
-    warnings = [] if ctype == 'audio/flac' else ['The upload could not be converted to 16 kHz mono FLAC, so the original file was sent.']
+    warnings = ([note] if note else []) if ctype == 'audio/flac' else ['The upload could not be converted to 16 kHz mono FLAC, so the original file was sent.']   # the original: the server's own note
     try: result = post_transcription(transcribe_request(audio, ctype, endpoint_url, **opts))
     except SpaceError as e:
         if e.status != 400 or not (return_timestamps or return_speakers) or not re.search('timestamp|speaker', e.detail, re.IGNORECASE): raise
@@ -163,8 +171,9 @@ def local_transcriber(model: str | Path | None = None) -> Callable[..., dict]:
     settings = Settings(allow_slow_kernels=True, **({'model': str(model)} if model else {}))
     scheduler = load_for_serving(settings)
     def transcribe_local(path, return_timestamps=False, return_speakers=False, **_) -> dict:
-        result = {'text': scheduler.transcribe(decode_audio(path, max_seconds=settings.max_audio_s))}
-        return {**result, 'warnings': _missing(result, return_timestamps, return_speakers)}
+        notes = []   # which audio track of several was transcribed (`decode_audio`)
+        result = {'text': scheduler.transcribe(decode_audio(path, max_seconds=settings.max_audio_s, notes=notes))}
+        return {**result, 'warnings': notes + _missing(result, return_timestamps, return_speakers)}
     return transcribe_local
 
 # %% ../nbs/09_space.ipynb #c050
