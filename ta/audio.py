@@ -76,7 +76,13 @@ def _ffmpeg_cmd(path: Path, max_seconds: float | None, track: int = 0) -> list[s
 # %% ../nbs/01_audio.ipynb #c008b
 MIN_BYTES_PER_S = 500  # an upload decodes to at most SIZE_FREE_S plus 1 s per this many of its bytes: 4 kbit/s, below speech codecs
 SIZE_FREE_S = 60.0     # seconds any upload may decode to, however small it is
-_TOO_LONG = "the audio is longer than the {:g} s limit; split it into shorter files"
+_IN, _OUT = 'in.ext', 'out.flac'   # the files of the ffmpeg commands messages suggest, while the file's name is not known
+
+def _too_long(max_seconds: float) -> str:
+    "The `TooLarge` message past `max_seconds`, with a command that splits the file into parts of half the limit (a part cut at a packet a little past its time stays well under it): 16 kHz mono Opus in Ogg, each part's clock from 0 (`-reset_timestamps`), about 40 MB for 3 hours. Not FLAC: ffmpeg's segment muxer leaves each FLAC part's sample count unwritten (libsndfile reads 2^63 frames), and a part whose clock runs on from the last would look cut to the probe."
+    part = max(1, math.floor(max_seconds / 2))
+    return (f"the audio is longer than the {max_seconds:g} s limit; split it into shorter files and send each, e.g. into {part} s parts "
+            f"with `ffmpeg -i {_IN} -f segment -segment_time {part} -reset_timestamps 1 -ac 1 -ar 16000 -c:a libopus part%03d.ogg`")
 _TOO_DENSE = ("the file holds more audio than its size allows: over {:.0f} s in {:,} bytes (at most {:g} s plus 1 s per {} bytes, "
               "4 kbit/s, less than any speech codec needs); it is mostly digital silence, or its header states a wrong sample "
               "rate, or it was cut short (a download that stopped partway) and its header states the whole length: cut out the "
@@ -93,7 +99,7 @@ class _Cap:
 def _cap(max_seconds: float | None, nbytes: int | None) -> _Cap:
     "The tighter of `max_seconds` and the bound from the upload's size, `nbytes` bytes (None: no bound from the size, for a user's own local file)."
     by_size = math.inf if nbytes is None else SIZE_FREE_S + nbytes / MIN_BYTES_PER_S
-    if max_seconds is not None and max_seconds <= by_size: return _Cap(max_seconds, _TOO_LONG.format(max_seconds))
+    if max_seconds is not None and max_seconds <= by_size: return _Cap(max_seconds, _too_long(max_seconds))
     return _Cap(by_size, _TOO_DENSE.format(by_size, nbytes, SIZE_FREE_S, MIN_BYTES_PER_S), by_size=True)
 
 # %% ../nbs/01_audio.ipynb #c010
@@ -237,7 +243,6 @@ def _text_start(head: bytes) -> str | None:
     return s[:40] if s and all(c.isprintable() or c in '\t\n\r\f' for c in s) else None
 
 # %% ../nbs/01_audio.ipynb #c018
-_IN, _OUT = 'in.ext', 'out.flac'   # the files of the ffmpeg commands messages suggest, while the file's name is not known
 _FIX = f"convert it with e.g. `ffmpeg -i {_IN} -ar 16000 -ac 1 {_OUT}` and use {_OUT}"
 
 def _named(message: str, name: str | None) -> str:
