@@ -15,8 +15,8 @@ from .errors import TaError, BadRequest, TooLarge, NotAudio, NotReady, ShuttingD
 
 # %% auto #0
 __all__ = ['FORMATS', 'SAMPLE_RATE', 'FFMPEG_TIMEOUT_S', 'MIN_BYTES_PER_S', 'SIZE_FREE_S', 'CUT_SHORT_S', 'MAX_SAMPLE',
-           'GIL_SWITCH_S', 'channel_weights', 'mix_block', 'stop_decoders', 'decode_audio', 'audio_seconds',
-           'shorten_gil_switch', 'chunk_bounds']
+           'SIZE_STATED_SLACK', 'GIL_SWITCH_S', 'channel_weights', 'mix_block', 'stop_decoders', 'decode_audio',
+           'audio_seconds', 'shorten_gil_switch', 'chunk_bounds']
 
 # %% ../nbs/01_audio.ipynb #c004b
 _DEMUXERS = """3dostr 4xm aa aac aax ac3 ace acm act adf adp ads adx aea afc aiff aix alaw alias_pix alp alsa amr amrnb amrwb
@@ -246,10 +246,11 @@ def _text_start(head: bytes) -> str | None:
 _FIX = f"convert it with e.g. `ffmpeg -i {_IN} -ar 16000 -ac 1 {_OUT}` and use {_OUT}"
 
 def _named(message: str, name: str | None) -> str:
-    "`message` with its suggested ffmpeg commands reading the file `name` and writing its name with `.16k.flac` for its extension, each quoted for a shell; unchanged while no name is known."
-    if not name: return message
-    out = shlex.quote(os.path.splitext(name)[0] + '.16k.flac')
-    return message.replace(_OUT, out).replace(f'ffmpeg -i {_IN} ', f'ffmpeg -i {shlex.quote(name)} ')   # the output first: the name may hold 'out.flac'
+    "`message` with its suggested ffmpeg commands reading the file `name` and writing its name with `.16k.flac` for its extension, each quoted for a shell (`./` before a name starting with `-`, which ffmpeg would take for an option); unchanged while no name is known, or the name holds a control character (a line break in it would not survive being shown and pasted)."
+    if not name or not name.isprintable(): return message
+    path = './' + name if name.startswith('-') else name
+    out = shlex.quote(os.path.splitext(path)[0] + '.16k.flac')
+    return message.replace(_OUT, out).replace(f'ffmpeg -i {_IN} ', f'ffmpeg -i {shlex.quote(path)} ')   # the output first: the name may hold 'out.flac'
 
 def _rename(e: TaError, name: str | None) -> None:
     "Point the ffmpeg commands that `e`'s message suggests at the file `name` (`_named`)."
@@ -418,14 +419,16 @@ def _checked(x: np.ndarray) -> np.ndarray:
         f"the audio's samples reach {peak:.3g}, where full scale is 1.0: its float samples are broken; {_FIX}")
     return x  # [T]: the channels mixed (`mix_block`)
 
+SIZE_STATED_SLACK = 2.0  # a header stating up to this many times the audio its file's size allows is decoded (up to the bound), one stating more refused unread
+
 def _decode_file(path: Path, max_seconds: float | None, timeout_s: float = FFMPEG_TIMEOUT_S, upload: bool = False,
                  size_bound: bool = True, notes: list[str] | None = None) -> np.ndarray:
     "Decode the local file `path` with ffmpeg to 16 kHz mono float32 [T], capped by `max_seconds` and, when `size_bound`, by its size (`_cap`); a typed `TaError` for every failure, naming it as the request's body when `upload` (a temporary copy of one). Of several audio tracks, the one ffmpeg picks, said in `notes`."
     cap, start = _cap(max_seconds, path.stat().st_size if size_bound else None), time.monotonic()
     try:
         p = _probe(path, timeout_s)
-        if not cap.by_size and (p.stated if p.stated is not None else p.whole or 0) > cap.seconds + _CAP_MARGIN_S:
-            raise TooLarge(cap.message)  # from the header: nothing decoded (past the size bound it decodes up to the bound: a cut file is told apart)
+        if (p.stated if p.stated is not None else p.whole or 0) > cap.seconds * (SIZE_STATED_SLACK if cap.by_size else 1) + _CAP_MARGIN_S:
+            raise TooLarge(cap.message)  # from the header: nothing decoded (a little past the size bound it decodes up to the bound: a cut file is told apart)
         rc, x, err = _run_ffmpeg(path, cap, timeout_s - (time.monotonic() - start), p.track)
     except subprocess.TimeoutExpired:
         raise TooLarge(f"decoding took longer than {timeout_s:g} s; send a shorter file, "

@@ -4,7 +4,7 @@
 
 # %% ../nbs/08c_openai_api.ipynb #a002
 from __future__ import annotations
-import asyncio, html, json, os, time
+import asyncio, html, json, os, time, unicodedata
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,8 +24,8 @@ from .request import (_CUT_SHORT, _WORKER_STOPPED, _shown, _some, Engine, Option
 __all__ = ['MAX_SPANS_SHOWN', 'RESPONSE_FORMATS', 'GRANULARITIES', 'MAX_PROMPT_CHARS', 'openai_router', 'cpu_pool', 'Chunk',
            'chunk_texts', 'Transcript', 'align_chunk', 'diarize_audio', 'timed_words', 'transcribe_audio',
            'transcript_json', 'TranscriptionForm', 'refuse_query', 'parse_transcription_form', 'transcript_segments',
-           'verbose_json', 'cue_text', 'srt', 'vtt', 'format_response', 'HeldStream', 'sse', 'stream_events',
-           'error_code', 'openai_error', 'add_openai_errors', 'model_name', 'get_models', 'get_model',
+           'verbose_json', 'cue_text', 'srt', 'vtt', 'header_text', 'format_response', 'HeldStream', 'sse',
+           'stream_events', 'error_code', 'openai_error', 'add_openai_errors', 'model_name', 'get_models', 'get_model',
            'post_transcription']
 
 # %% ../nbs/08c_openai_api.ipynb #a005
@@ -303,6 +303,10 @@ def vtt(segments: list[dict]) -> str:
                                   for s in segments)
 
 # %% ../nbs/08c_openai_api.ipynb #a018
+def header_text(s: str) -> str:
+    "`s` as an HTTP header's value: each control character (a line break in a track's title) a space, and what is not ASCII in Python's backslash escapes (`日本` as `\\u65e5\\u672c`); the JSON formats carry the text as it is. A line break once reached h11, which refused to send the header, and the client read no answer at all."
+    return ''.join(' ' if unicodedata.category(c) == 'Cc' else c for c in s).encode('ascii', 'backslashreplace').decode()
+
 def format_response(t: Transcript, form: TranscriptionForm) -> Response:
     "The answer in the form's `response_format`."
     fmt = form.response_format
@@ -311,7 +315,7 @@ def format_response(t: Transcript, form: TranscriptionForm) -> Response:
         return JSONResponse(body)
     if fmt == 'verbose_json': return JSONResponse(verbose_json(t, 'word' in form.granularities))
     said = {'X-Timestamp-Error': t.timestamp_error if fmt != 'text' else None, 'X-Warning': ' | '.join(t.warnings) or None}
-    headers = {k: v.encode('ascii', 'replace').decode() for k, v in said.items() if v}   # a header is ASCII
+    headers = {k: header_text(v) for k, v in said.items() if v}
     if fmt == 'text': return PlainTextResponse(t.text + '\n', headers=headers)
     body = (srt if fmt == 'srt' else vtt)(transcript_segments(t))
     return PlainTextResponse(body, media_type='text/vtt' if fmt == 'vtt' else 'application/x-subrip; charset=utf-8', headers=headers)   # starlette adds the charset to text/* only

@@ -8,6 +8,7 @@ import asyncio, base64, binascii, functools, hmac, json, logging, math, os, re, 
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, fields
+from pathlib import PureWindowsPath
 from contextlib import asynccontextmanager
 from typing import Any, Mapping
 import numpy as np
@@ -26,9 +27,9 @@ from .settings import Settings, COUNTER_SLOTS
 __all__ = ['MAX_SPEAKERS', 'log', 'STALL_EVICT_S', 'MIN_BODY_RATE', 'MAX_INFLATION', 'INFLATE_FLOOR', 'PART_HEADER_BYTES',
            'PART_HEADERS', 'GAUGES', 'PUBLISH_INTERVAL_S', 'STAGES', 'Options', 'parse_options', 'require_ready',
            'Episode', 'BodyRead', 'InFlight', 'Claim', 'admitted', 'off_loop', 'Deadline', 'read_body',
-           'decode_content', 'single_valued', 'parse_request', 'parse_form', 'start_engine', 'CounterRows',
-           'publish_counters', 'Engine', 'ConnectionGuard', 'get_engine', 'check_api_key', 'decode_upload', 'record',
-           'undo_content_coding']
+           'decode_content', 'single_valued', 'parse_request', 'upload_name', 'parse_form', 'start_engine',
+           'CounterRows', 'publish_counters', 'Engine', 'ConnectionGuard', 'get_engine', 'check_api_key',
+           'decode_upload', 'record', 'undo_content_coding']
 
 # %% ../nbs/08_request.ipynb #c008
 @dataclass(frozen=True)
@@ -402,6 +403,13 @@ def _form_fault(body: bytes, boundary: bytes) -> str:
     else: what = "has a part whose headers do not parse (each a line 'Name: value' ended by CRLF, then an empty line before the data)"
     return f'the multipart form {what}; {_BUILD_FORM}'
 
+_FORM_ESCAPES = {'%22': '"', '%0D': '\r', '%0A': '\n'}   # what browsers, curl and httpx percent-encode in a form's filename (WHATWG's multipart encoding)
+
+def upload_name(filename: str) -> str | None:
+    "The name of an uploaded file from its form's `filename` (None when empty): `%22`, `%0D` and `%0A` decoded, as browsers, curl and httpx encode `\"`, CR and LF there (WHATWG), and only its last path component (`../x.wav`, `C:\\talks\\x.wav`: the client's folders are not the server's)."
+    for code, char in _FORM_ESCAPES.items(): filename = filename.replace(code, char)
+    return PureWindowsPath(filename).name or None   # a Windows path splits at a slash and at a backslash
+
 def parse_form(content_type: str, body: bytes) -> tuple[bytes, list[tuple[str, str]], str | None]:
     "The file, the text fields `[(name, value)]` and the file's name (None when empty) of a multipart/form-data `body`; `BadRequest` unless it holds exactly one file, named `file`, and ends with its closing boundary (a form cut short is not taken as a shorter file)."
     from python_multipart.multipart import MultipartParser, parse_options_header
@@ -429,7 +437,7 @@ def parse_form(content_type: str, body: bytes) -> tuple[bytes, list[tuple[str, s
                              f'form-data; name="file"; filename="audio.wav"); {_BUILD_FORM}')
         disp = parse_options_header(part['headers'][b'content-disposition'])[1]
         name = disp.get(b'name', b'').decode('utf-8', 'replace')
-        if b'filename' in disp: files.append((name, bytes(part['data']), disp[b'filename'].decode('utf-8', 'replace') or None))
+        if b'filename' in disp: files.append((name, bytes(part['data']), upload_name(disp[b'filename'].decode('utf-8', 'replace'))))
         else: fields.append((name, part['data'].decode('utf-8', 'replace')))
     if not files and 'file' in (n for n, _ in fields):   # curl -F file=audio.wav, without the @ that makes it a file
         raise InvalidParam('file', 'the field "file" of the form holds text, not a file; attach the audio file itself '
