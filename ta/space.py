@@ -4,18 +4,20 @@
 
 # %% ../nbs/09_space.ipynb #c002
 from __future__ import annotations
-import logging, os, re, shutil, subprocess, tempfile
+import io, logging, os, re, shutil, subprocess, tempfile
 from pathlib import Path
 from collections.abc import Callable
-import httpx
-from .audio import SAMPLE_RATE, _named, _probe, _tracks_note  # Hz: what the server decodes every upload to; its pick of an audio track
+import httpx, soundfile as sf
+from .audio import SAMPLE_RATE, _named, _probe, _Probe, _tracks_note  # Hz: what the server decodes every upload to; its pick of an audio track
+from .audio import CUT_SHORT_S, _HEAD_BYTES, _stated_track   # what a header states, to tell a file cut short as the server does
 from .errors import TaError
 
 # %% auto #0
-__all__ = ['MAX_AUDIO_S', 'FFMPEG_TIMEOUT_S', 'MEDIA_DEMUXERS', 'REQUEST_TIMEOUT', 'TOO_LARGE', 'OFFLINE', 'TIMED_OUT',
-           'NO_CONNECT', 'REFUSED', 'NO_KEY_HINT', 'WORD_COLUMNS', 'SPEAKER_COLUMNS', 'ffmpeg_args', 'compact_audio',
-           'audio_track', 'query_options', 'transcribe_request', 'SpaceError', 'server_detail', 'friendly_error',
-           'post_transcription', 'transcribe', 'result_views', 'local_transcriber', 'build_space', 'launch_space']
+__all__ = ['MAX_AUDIO_S', 'FFMPEG_TIMEOUT_S', 'MEDIA_DEMUXERS', 'CUT_SHORT', 'REQUEST_TIMEOUT', 'TOO_LARGE', 'OFFLINE',
+           'TIMED_OUT', 'NO_CONNECT', 'REFUSED', 'NO_KEY_HINT', 'WORD_COLUMNS', 'SPEAKER_COLUMNS', 'ffmpeg_args',
+           'compact_audio', 'probe_upload', 'audio_track', 'cut_short', 'query_options', 'transcribe_request',
+           'SpaceError', 'server_detail', 'friendly_error', 'post_transcription', 'transcribe', 'result_views',
+           'local_transcriber', 'build_space', 'launch_space']
 
 # %% ../nbs/09_space.ipynb #c005
 _log = logging.getLogger(__name__)
@@ -53,12 +55,26 @@ def _original(path, why: str) -> tuple[bytes, str]:
     _log.warning('sending the original bytes of %s: %s', path, why)
     return Path(path).read_bytes(), 'application/octet-stream'
 
-def audio_track(path: str | Path, timeout_s: float = FFMPEG_TIMEOUT_S) -> tuple[int, str | None]:
-    "The audio track of the upload at `path` that `ta serve` would transcribe (counted from 0: ffmpeg's pick, flagged default, then most channels, then the first) and, for a file of several, the note the server would send of it, naming the file (`ta.audio`, 'Files with several audio tracks'); `(0, None)` when ffprobe cannot read it."
-    try: p = _probe(Path(path), timeout_s)
-    except (TaError, subprocess.TimeoutExpired): return 0, None   # no ffprobe, or it hung: the first track, as before
+def probe_upload(path: str | Path, timeout_s: float = FFMPEG_TIMEOUT_S) -> _Probe:
+    "ffprobe's reading of the upload at `path`, as `ta serve` reads it (`ta.audio._probe`: its audio tracks, the one picked, the seconds that one states); `_Probe()` (the first track, nothing stated) when ffprobe is missing or hangs."
+    try: return _probe(Path(path), timeout_s)
+    except (TaError, subprocess.TimeoutExpired): return _Probe()   # no ffprobe, or it hung: the first track, as before
+
+def audio_track(path: str | Path, timeout_s: float = FFMPEG_TIMEOUT_S, probe: _Probe | None = None) -> tuple[int, str | None]:
+    "The audio track of the upload at `path` that `ta serve` would transcribe (counted from 0: ffmpeg's pick, flagged default, then most channels, then the first) and, for a file of several, the note the server would send of it, naming the file (`ta.audio`, 'Files with several audio tracks'); `(0, None)` when ffprobe cannot read it. `probe`: `probe_upload`'s reading, when already made."
+    p = probe_upload(path, timeout_s) if probe is None else probe
     note = _tracks_note(p)
     return p.track, note and _named(note, Path(path).name)
+
+CUT_SHORT = ('The file ends early or is damaged: its header states {stated:,.2f} s of audio, but only {decoded:,.2f} s of it decodes '
+             '(a download or copy that stopped partway, or a recording never finished); the transcript covers those {decoded:,.2f} s.')
+
+def cut_short(path: str | Path, probe: _Probe, flac: bytes, max_s: float = MAX_AUDIO_S) -> str | None:
+    "The warning for the upload at `path` whose audio track, converted to `flac` (`compact_audio`, capped at `max_s` seconds), is over `CUT_SHORT_S` shorter than its header states (`probe`, `probe_upload`'s reading; `ta.audio._stated_track`: never a FLAC's); None when it is not, or states nothing."
+    with open(path, 'rb') as f: head = f.read(_HEAD_BYTES)
+    stated, decoded = _stated_track(probe.stated, head), sf.info(io.BytesIO(flac)).duration
+    if stated is None or decoded == 0 or min(stated, max_s) - decoded <= CUT_SHORT_S: return None   # nothing decoded: the server says zero duration
+    return CUT_SHORT.format(stated=stated, decoded=decoded)
 
 # %% ../nbs/09_space.ipynb #c026
 REQUEST_TIMEOUT = httpx.Timeout(1800.0, connect=15.0)  # s; read waits for the whole transcript
@@ -126,10 +142,12 @@ def post_transcription(request: httpx.Request) -> dict:
 def transcribe(path: str | Path, endpoint_url: str, *, return_timestamps: bool = False, return_speakers: bool = False,
                num_speakers: int | None = None, max_speakers: int | None = None) -> dict:
     "Transcribe the upload at `path` with the server at `endpoint_url`: its JSON, plus `warnings` for what it could not do."
-    track, note = audio_track(path)
+    probe = probe_upload(path)
+    track, note = audio_track(path, probe=probe)
     audio, ctype = compact_audio(path, track=track)
     opts = {'return_timestamps': return_timestamps, 'return_speakers': return_speakers, 'num_speakers': num_speakers, 'max_speakers': max_speakers}
-    warnings = ([note] if note else []) if ctype == 'audio/flac' else ['The upload could not be converted to 16 kHz mono FLAC, so the original file was sent.']   # the original: the server's own note
+    warnings = ([w for w in (note, cut_short(path, probe, audio)) if w] if ctype == 'audio/flac'
+                else ['The upload could not be converted to 16 kHz mono FLAC, so the original file was sent.'])   # the original: the server's own note and check
     try: result = post_transcription(transcribe_request(audio, ctype, endpoint_url, **opts))
     except SpaceError as e:
         if e.status != 400 or not (return_timestamps or return_speakers) or not re.search('timestamp|speaker', e.detail, re.IGNORECASE): raise
