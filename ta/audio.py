@@ -322,7 +322,7 @@ _PACKETS_READ = 32   # audio packets ffprobe reads from the start: the decoded t
 def _ffprobe_cmd(path: Path) -> list[str]:
     "argv printing as JSON each audio track of the local file `path` (its channels, default flag, language and title, and the duration it states), the file's duration, and its first audio packets' times."
     return ['ffprobe', '-v', 'warning', '-hide_banner', '-protocol_whitelist', 'file', '-format_whitelist', FORMATS,
-            '-select_streams', 'a', '-show_entries', 'stream=index,channels,duration,start_time:stream_tags=DURATION,language,title:'
+            '-select_streams', 'a', '-show_entries', 'stream=index,codec_name,channels,duration,start_time:stream_tags=DURATION,language,title:'
             'stream_disposition=default:format=duration,format_name:packet=stream_index,pts_time',
             '-read_intervals', f'%+#{_PACKETS_READ}', '-of', 'json',
             f'file:{Path(path).resolve()}']
@@ -339,10 +339,15 @@ class _Probe:
     track: int = 0                # the one decoded (`_pick`)
     stated: float | None = None   # s the decoded track states
     whole: float | None = None    # s the file states
+    held: float | None = None     # s a file stating none holds at its PCM track's bit rate (ffprobe's estimate, exact for PCM)
 
 def _pick(tracks: tuple) -> int:
     "The audio track ffmpeg decodes when not told which (no `-map`): flagged default before the others, then the most channels, the first of equals."
     return max(range(len(tracks)), key=lambda i: (tracks[i].get('disposition', {}).get('default', 0), tracks[i].get('channels', 0), -i), default=0)
+
+def _pcm_seconds(s: dict) -> float | None:
+    "Seconds ffprobe estimates from the bit rate for the audio track `s` when it is PCM (then exact, but for chunks after the samples), else None: a compressed track's rate is a guess from its first frames."
+    return float(s['duration']) if s.get('codec_name', '').startswith('pcm_') and 'duration' in s else None
 
 def _track_seconds(s: dict, fmt: dict, packets: list[dict]) -> float | None:
     "Seconds the audio track `s` states: from its first packet to where it ends (its start time plus its duration, or Matroska's DURATION tag); None when it states no end, or when the packets read (`packets`, of every audio track) hold none of its."
@@ -363,7 +368,7 @@ def _probe(path: Path, timeout_s: float) -> _Probe:
     tracks, fmt = tuple(info.get('streams', [])), info.get('format', {})
     if not tracks: return _Probe()  # no audio track: ffmpeg will say so
     i = _pick(tracks)
-    if b'Estimating duration from bitrate' in p.stderr: return _Probe(tracks, i)  # a guess is not a statement
+    if b'Estimating duration from bitrate' in p.stderr: return _Probe(tracks, i, held=_pcm_seconds(tracks[i]))  # a guess is not a statement
     whole = None if fmt.get('duration') is None else float(fmt['duration'])
     if b'Could not find codec parameters' in p.stderr: return _Probe(tracks, i, None, whole)   # its first look missed the track: what it says of it is the file's
     return _Probe(tracks, i, _track_seconds(tracks[i], fmt, info.get('packets', [])), whole)
@@ -421,14 +426,19 @@ def _checked(x: np.ndarray) -> np.ndarray:
 
 SIZE_STATED_SLACK = 2.0  # a header stating up to this many times the audio its file's size allows is decoded (up to the bound), one stating more refused unread
 
+def _past(p: _Probe, cap: _Cap) -> bool:
+    "Whether what ffprobe read (`p`) shows the file past `cap` with nothing decoded: the seconds it states past the limit, or past `SIZE_STATED_SLACK` times the size bound (a little past it, it decodes up to the bound: a cut file is told apart); stating none, the seconds its PCM holds at its bit rate past `SIZE_STATED_SLACK` times either (a WAV or AU from a pipe states no length; the slack covers chunks after the samples)."
+    stated = p.stated if p.stated is not None else p.whole
+    if stated is not None: return stated > cap.seconds * (SIZE_STATED_SLACK if cap.by_size else 1) + _CAP_MARGIN_S
+    return p.held is not None and p.held > cap.seconds * SIZE_STATED_SLACK + _CAP_MARGIN_S
+
 def _decode_file(path: Path, max_seconds: float | None, timeout_s: float = FFMPEG_TIMEOUT_S, upload: bool = False,
                  size_bound: bool = True, notes: list[str] | None = None) -> np.ndarray:
     "Decode the local file `path` with ffmpeg to 16 kHz mono float32 [T], capped by `max_seconds` and, when `size_bound`, by its size (`_cap`); a typed `TaError` for every failure, naming it as the request's body when `upload` (a temporary copy of one). Of several audio tracks, the one ffmpeg picks, said in `notes`."
     cap, start = _cap(max_seconds, path.stat().st_size if size_bound else None), time.monotonic()
     try:
         p = _probe(path, timeout_s)
-        if (p.stated if p.stated is not None else p.whole or 0) > cap.seconds * (SIZE_STATED_SLACK if cap.by_size else 1) + _CAP_MARGIN_S:
-            raise TooLarge(cap.message)  # from the header: nothing decoded (a little past the size bound it decodes up to the bound: a cut file is told apart)
+        if _past(p, cap): raise TooLarge(cap.message)  # from the header: nothing decoded
         rc, x, err = _run_ffmpeg(path, cap, timeout_s - (time.monotonic() - start), p.track)
     except subprocess.TimeoutExpired:
         raise TooLarge(f"decoding took longer than {timeout_s:g} s; send a shorter file, "

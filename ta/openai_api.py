@@ -304,7 +304,8 @@ def vtt(segments: list[dict]) -> str:
 
 # %% ../nbs/08c_openai_api.ipynb #a018
 def header_text(s: str) -> str:
-    "`s` as an HTTP header's value: each control character (a line break in a track's title) a space, and what is not ASCII in Python's backslash escapes (`日本` as `\\u65e5\\u672c`); the JSON formats carry the text as it is. A line break once reached h11, which refused to send the header, and the client read no answer at all."
+    "`s` as an HTTP header's value: each control character (a line break in a track's title) a space, and what is not ASCII in Python's backslash escapes (`日本` as `\\u65e5\\u672c`, a backslash doubled); the JSON formats carry the text as it is. A line break once reached h11, which refused to send the header, and the client read no answer at all."
+    s = s.replace('\\', '\\\\')   # a backslash doubled first, so that Python's unicode_escape reads the value back
     return ''.join(' ' if unicodedata.category(c) == 'Cc' else c for c in s).encode('ascii', 'backslashreplace').decode()
 
 def format_response(t: Transcript, form: TranscriptionForm) -> Response:

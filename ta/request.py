@@ -408,7 +408,8 @@ _FORM_ESCAPES = {'%22': '"', '%0D': '\r', '%0A': '\n'}   # what browsers, curl a
 def upload_name(filename: str) -> str | None:
     "The name of an uploaded file from its form's `filename` (None when empty): `%22`, `%0D` and `%0A` decoded, as browsers, curl and httpx encode `\"`, CR and LF there (WHATWG), and only its last path component (`../x.wav`, `C:\\talks\\x.wav`: the client's folders are not the server's)."
     for code, char in _FORM_ESCAPES.items(): filename = filename.replace(code, char)
-    return PureWindowsPath(filename).name or None   # a Windows path splits at a slash and at a backslash
+    name = PureWindowsPath(filename).name   # a Windows path splits at a slash and at a backslash
+    return name if name not in ('', '..') else None
 
 def parse_form(content_type: str, body: bytes) -> tuple[bytes, list[tuple[str, str]], str | None]:
     "The file, the text fields `[(name, value)]` and the file's name (None when empty) of a multipart/form-data `body`; `BadRequest` unless it holds exactly one file, named `file`, and ends with its closing boundary (a form cut short is not taken as a shorter file)."

@@ -9,7 +9,7 @@ from pathlib import Path
 from collections.abc import Callable
 import httpx, soundfile as sf
 from .audio import SAMPLE_RATE, _named, _probe, _Probe, _tracks_note  # Hz: what the server decodes every upload to; its pick of an audio track
-from .audio import CUT_SHORT_S, _HEAD_BYTES, _stated_track   # what a header states, to tell a file cut short as the server does
+from .audio import CUT_SHORT_S, _HEAD_BYTES, _cap, _past, _stated_track   # what a header states, to tell a file cut short as the server does
 from .errors import TaError
 
 # %% auto #0
@@ -143,6 +143,8 @@ def transcribe(path: str | Path, endpoint_url: str, *, return_timestamps: bool =
                num_speakers: int | None = None, max_speakers: int | None = None) -> dict:
     "Transcribe the upload at `path` with the server at `endpoint_url`: its JSON, plus `warnings` for what it could not do."
     probe = probe_upload(path)
+    if _past(probe, cap := _cap(MAX_AUDIO_S, Path(path).stat().st_size)) and cap.by_size:   # what the server would refuse unread
+        said = _named(cap.message, Path(path).name); raise SpaceError(said[:1].upper() + said[1:], 413, cap.message)
     track, note = audio_track(path, probe=probe)
     audio, ctype = compact_audio(path, track=track)
     opts = {'return_timestamps': return_timestamps, 'return_speakers': return_speakers, 'num_speakers': num_speakers, 'max_speakers': max_speakers}
