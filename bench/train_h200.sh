@@ -57,6 +57,8 @@
 #   (nbs/14_train "Run 3 continued (stop 55)"); unpacked, kept (the bf16 copy at 9,645) and scored as in stop 54
 #   stop 56: that call (cold, an H100), then DEADLINE=545 ... 9.5 and DEADLINE=590 ... 9.8 (warm): steps 9,645-12,397
 #   (nbs/14_train "Run 3 continued (stop 56)"); unpacked, kept (the bf16 copy at 12,397) and scored as in stop 54.
+#   stop 57: the same three calls (DEADLINE=575, 545, 585): steps 12,397-18,000 (nbs/14_train "Run 3 to 18,000, and where it
+#   stops"); unpacked, kept and scored as in stop 54, plus ta eval on the offline set. Run 3 stops there by the rule of stop 56
 set -euo pipefail
 if [ "${1:-}" = --unpack ]; then   # into a new folder first: the state it replaces is the only copy of the steps before
   [ -d "${2:-}" ] && compgen -G "$2/state.tar.part-*" >/dev/null || { echo "usage: [LOCAL=.train/run] $0 --unpack <folder with state.tar.part-*>" >&2; exit 2; }
