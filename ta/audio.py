@@ -81,7 +81,7 @@ _IN, _OUT = 'in.ext', 'out.flac'   # the files of the ffmpeg commands messages s
 def _too_long(max_seconds: float) -> str:
     "The `TooLarge` message past `max_seconds`, with a command that splits the file into parts of half the limit (a part cut at a packet a little past its time stays well under it): 16 kHz mono Opus in Ogg, each part's clock from 0 (`-reset_timestamps`), about 40 MB for 3 hours. Not FLAC: ffmpeg's segment muxer leaves each FLAC part's sample count unwritten (libsndfile reads 2^63 frames), and a part whose clock runs on from the last would look cut to the probe."
     part = max(1, math.floor(max_seconds / 2))
-    return (f"the audio is longer than the {max_seconds:g} s limit; split it into shorter files and send each, e.g. into {part} s parts "
+    return (f"the audio is longer than the {max_seconds:g} s limit; split it into shorter files and transcribe each, e.g. into {part} s parts "
             f"with `ffmpeg -i {_IN} -f segment -segment_time {part} -reset_timestamps 1 -ac 1 -ar 16000 -c:a libopus part%03d.ogg`")
 _TOO_DENSE = ("the file holds more audio than its size allows: over {:.0f} s in {:,} bytes (at most {:g} s plus 1 s per {} bytes, "
               "4 kbit/s, less than any speech codec needs); it is mostly digital silence, or its header states a wrong sample "
@@ -306,7 +306,8 @@ def _failure(err: str, head: bytes, upload: bool = True) -> TaError:
         return _refused(m[1])   # newer ffmpeg names `in#0`, not the demuxer; a .txt file of text is told it is text, as an upload is (ffmpeg picks tty by its name)
     if 'matches no streams' in err: return BadRequest("the file has no audio track; " + ("send" if upload else "give") + " a file that contains sound")
     if (kind := _container(head)) and not (text and head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE))):   # FF FE is also an MPEG sync
-        return BadRequest(f"the {kind} file is corrupt or truncated ({reason}); {_FIX}")
+        return BadRequest(f"the {kind} file is corrupt or truncated ({reason}); ffmpeg cannot read it, so converting it "
+                          f"will not help: {'send' if upload else 'use'} the complete file (download or export it again)")
     if text is not None:
         if _URL.match(text): return NotAudio(f"{it} is a URL ({text.strip()!r}), and URLs are not fetched; " + (
             "send the audio file's bytes instead, e.g. `curl --data-binary @file.wav ...`" if upload else "download the audio and give its path"))

@@ -359,6 +359,9 @@ def main(argv: list[str] | None = None) -> int:
     except ValidationError as e:   # a setting out of range, from a flag or a TA_* variable
         print(f'error: invalid setting: {_setting_errors(e)}', file=sys.stderr); return 2
     except KeyboardInterrupt: print('interrupted', file=sys.stderr); return 130   # Ctrl-C: said, not silent
+    except BrokenPipeError:   # what read standard output stopped reading (`ta transcribe ... | head -n 1`): quiet, as a tool ended by SIGPIPE
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())   # the interpreter's own flush at exit would fail again
+        return 128 + signal.SIGPIPE
 
 # %% ../nbs/12_cli.ipynb #c019m
 #| eval: false
