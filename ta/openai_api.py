@@ -4,7 +4,7 @@
 
 # %% ../nbs/08c_openai_api.ipynb #a002
 from __future__ import annotations
-import asyncio, html, json, os, time, unicodedata
+import asyncio, html, json, os, re, time, unicodedata
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -13,6 +13,7 @@ import numpy as np
 from fastapi import APIRouter, Depends, FastAPI, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse, PlainTextResponse, Response, StreamingResponse
+from .align import MAX_SEGMENT_S, _closes_sentence, segments_from_words
 from .audio import chunk_bounds, audio_seconds, SAMPLE_RATE
 from .errors import TaError, BadRequest, ClientGone, InvalidParam, NotAudio, NotReady, NotFound, Overloaded, ShuttingDown, TooLarge, WorkerStopped
 from .pipeline import join_texts
@@ -23,10 +24,10 @@ from .request import (_CUT_SHORT, _WORKER_STOPPED, _shown, _some, Engine, Option
 # %% auto #0
 __all__ = ['MAX_SPANS_SHOWN', 'RESPONSE_FORMATS', 'GRANULARITIES', 'MAX_PROMPT_CHARS', 'openai_router', 'cpu_pool', 'Chunk',
            'chunk_texts', 'Transcript', 'align_chunk', 'diarize_audio', 'timed_words', 'transcribe_audio',
-           'transcript_json', 'TranscriptionForm', 'refuse_query', 'parse_transcription_form', 'transcript_segments',
-           'verbose_json', 'cue_text', 'srt', 'vtt', 'header_text', 'format_response', 'HeldStream', 'sse',
-           'stream_events', 'error_code', 'openai_error', 'add_openai_errors', 'model_name', 'get_models', 'get_model',
-           'post_transcription']
+           'transcript_json', 'TranscriptionForm', 'refuse_query', 'parse_transcription_form', 'cue_pieces',
+           'untimed_segments', 'transcript_segments', 'verbose_json', 'cue_text', 'srt', 'vtt', 'header_text',
+           'format_response', 'HeldStream', 'sse', 'stream_events', 'error_code', 'openai_error', 'add_openai_errors',
+           'model_name', 'get_models', 'get_model', 'post_transcription']
 
 # %% ../nbs/08c_openai_api.ipynb #a005
 _pool: ThreadPoolExecutor | None = None
@@ -93,7 +94,7 @@ class Transcript:
     speaker_segments: list[dict] | None = None  # [{speaker, start, end}], s
     timestamp_error: str | None = None        # why words are missing: where (the chunks' spans) and the aligner's reason
     diarization_error: str | None = None
-    untimed: list[Chunk] = field(default_factory=list)  # chunks with text whose alignment failed: no words, each one segment
+    untimed: list[Chunk] = field(default_factory=list)  # chunks with text whose alignment failed: no words; their segments' times are spread, not aligned (`untimed_segments`)
     warnings: list[str] = field(default_factory=list)   # what the answer should be read with (the decoder's notes)
     @property
     def text(self) -> str: return join_texts([c.text for c in self.chunks])
@@ -260,16 +261,53 @@ def parse_transcription_form(fields: list[tuple[str, str]]) -> TranscriptionForm
     return TranscriptionForm(fmt, frozenset(grans or {'segment'}), stream,
                              Options(return_timestamps=timed, return_speakers=o.return_speakers, num_speakers=o.num_speakers, max_speakers=o.max_speakers))
 
-# %% ../nbs/08c_openai_api.ipynb #a015
-def _chunk_segment(c: Chunk) -> dict: return {'start': round(c.start, 3), 'end': round(c.end, 3), 'text': c.text}
+# %% ../nbs/08c_openai_api.ipynb #a014v
+def _closes_clause(word: str) -> bool: return bool(re.search(r'[,;:]["”’)\]]*$', word))
 
+def _letters(words: list[str]) -> int: return sum(map(len, words))   # characters, the spaces between words not counted
+
+def _runs(words: list[str], ends) -> list[list[str]]:
+    "`words` cut after each word for which `ends(word)` holds."
+    out = [[]]
+    for w in words:
+        out[-1].append(w)
+        if ends(w): out.append([])
+    return [r for r in out if r]
+
+def _pack(runs: list[list[str]], max_chars: float) -> list[list[str]]:
+    "Consecutive `runs` joined while a piece stays within `max_chars` (characters, spaces not counted); a run over it stays alone."
+    out = []
+    for r in runs:
+        if out and _letters(out[-1]) + _letters(r) <= max_chars: out[-1] = out[-1] + r
+        else: out.append(list(r))
+    return out
+
+def cue_pieces(words: list[str], max_chars: float) -> list[list[str]]:
+    "`words` cut after every sentence end; a sentence over `max_chars` (characters, spaces not counted) at commas, a clause still over it between words. A word over it is a piece of its own."
+    out = []
+    for sentence in _runs(words, _closes_sentence):
+        if _letters(sentence) <= max_chars: out.append(sentence); continue
+        for clause in _pack(_runs(sentence, _closes_clause), max_chars):
+            out += [clause] if _letters(clause) <= max_chars else _pack([[w] for w in clause], max_chars)
+    return out
+
+def untimed_segments(c: Chunk, max_s: float = MAX_SEGMENT_S) -> list[dict]:
+    "`[{start, end, text}]` (s, to the millisecond) of chunk `c`, which has no word times: `cue_pieces` of at most `max_s` s, each spanning its share of the chunk's characters (spaces not counted) from `c.start` to `c.end`; none for a chunk without text."
+    words = c.text.split()
+    chars, span = _letters(words), c.end - c.start                              # characters; s
+    at = lambda n: round(c.start + span * n / chars if n < chars else c.end, 3)   # s, after the chunk's first n characters
+    segs, n = [], 0
+    for p in cue_pieces(words, max_s * chars / span if span > 0 else float('inf')):
+        segs.append({'start': at(n), 'end': at(n + _letters(p)), 'text': ' '.join(p)}); n += _letters(p)
+    return segs
+
+# %% ../nbs/08c_openai_api.ipynb #a015
 def transcript_segments(t: Transcript) -> list[dict]:
-    "`[{start, end, text[, speaker]}]` in audio order: cut from the words where chunks have them, one per chunk with text where they have not."
-    from ta.align import segments_from_words
-    if t.words is None: return [_chunk_segment(c) for c in t.chunks if c.text]
+    "`[{start, end, text[, speaker]}]` in audio order: cut from the words where chunks have them, by `untimed_segments` (times spread, no speaker) where they have not."
+    if t.words is None: return [s for c in t.chunks for s in untimed_segments(c)]
     segs, run, i = [], [], 0   # run: the words of the aligned chunks since the last untimed one (a segment may span chunks, as before)
     for c in t.chunks:
-        if c in t.untimed: segs += [*segments_from_words(run), _chunk_segment(c)]; run = []
+        if c in t.untimed: segs += [*segments_from_words(run), *untimed_segments(c)]; run = []
         else: n = len(c.text.split()); run += t.words[i:i + n]; i += n   # align_words gives each word of the text one entry
     return segs + segments_from_words(run)
 
