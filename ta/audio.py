@@ -315,7 +315,7 @@ def _failure(err: str, head: bytes, upload: bool = True) -> TaError:
             return NotAudio(f"{it} is an M3U or HLS playlist, which names other files or URLs, and those are not fetched; {send}")
         return NotAudio(f"{it} is text, not audio (it starts with {text!r}); {send}")
     return NotAudio(f"not a recognised audio or video format ({reason}); {'send' if upload else 'use'} wav, flac, mp3, ogg, opus, "
-                    f"m4a, aac, webm, mp4 or aiff, or {_FIX}")
+                    "m4a, aac, webm, mp4 or aiff (ffmpeg cannot read this file, so converting it will not help)")
 
 # %% ../nbs/01_audio.ipynb #c020
 _PACKETS_READ = 32   # audio packets ffprobe reads from the start: the decoded track's first is among them, tracks being interleaved by time
@@ -418,7 +418,8 @@ MAX_SAMPLE = 1e15  # largest |sample| taken: full scale is 1.0; from about 1e18 
 
 def _checked(x: np.ndarray) -> np.ndarray:
     "`x` [T] float32 from either decoder, or `BadRequest` when it is empty, holds NaN or infinite samples, or samples past `MAX_SAMPLE`."
-    if len(x) == 0: raise BadRequest(f"the audio has zero duration (nothing decodable in it); check that it plays, or {_FIX}")
+    if len(x) == 0: raise BadRequest("the audio has zero duration (nothing decodable in it): ffmpeg finds no sound in the file, so "
+                                     "converting it will not help; check that it plays")
     if not np.isfinite(x.sum(dtype=np.float64)): raise BadRequest(  # a float64 sum: no temporary of the audio's length; finite for any finite float32 input
         f"the audio holds NaN or infinite samples (a broken float file); {_FIX}")
     if (peak := max(x.max(), -x.min())) > MAX_SAMPLE: raise BadRequest(   # two passes, no temporary of the audio's length

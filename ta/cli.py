@@ -58,6 +58,15 @@ def printable(line: str) -> str:
 
 AHEAD_S = 3600.0   # seconds of decoded audio `ta transcribe` holds at once, sent and not yet written out (230 MB of float32 at 16 kHz); a longer file alone is always taken
 
+def _out(line: str) -> None:
+    "Write `line` to standard output now. A write that fails (a full disk: `> /dev/full`) or has nowhere to go (started with standard output closed, `>&-`, where Python's `print` writes nothing) is a `TaError` (exit code 1, one line) rather than a traceback, or a success with nothing written; a reader that went away stays a `BrokenPipeError` for `main` (141)."
+    if sys.stdout is None: raise TaError('standard output is closed, so the transcripts have nowhere to go; send them to a file or a pipe')
+    try: print(line, flush=True)
+    except BrokenPipeError: raise
+    except OSError as e:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())   # the interpreter's own flush at exit would fail again
+        raise TaError(f'cannot write the transcripts to standard output: {e.strerror}') from None
+
 def cmd_transcribe(a) -> int:
     "Transcribe local files with the model in-process, in order, at most `AHEAD_S` seconds of decoded audio held at once; a bad file gets its error line and the others still go through."
     import json
@@ -73,13 +82,13 @@ def cmd_transcribe(a) -> int:
         f, got, seconds, notes = sent.popleft()
         if isinstance(got, TaError):
             failed.append(f)
-            if a.json: print(json.dumps({'file': f, 'error': got.message}), flush=True)
+            if a.json: _out(json.dumps({'file': f, 'error': got.message}))
             else: print(printable(f'error: {f}: {got.message}'), file=sys.stderr, flush=True)
             return 0.0
         text = join_texts([x.result() for x in got])
         for note in notes: print(printable(f'warning: {f}: {note}'), file=sys.stderr, flush=True)
         row = {'file': f, 'text': text, 'duration': round(seconds, 3), **({'warnings': notes} if notes else {})}
-        print(json.dumps(row) if a.json else printable(f'{f}: {text}' if len(a.files) > 1 else text), flush=True)
+        _out(json.dumps(row) if a.json else printable(f'{f}: {text}' if len(a.files) > 1 else text))
         return seconds
     def lines(engine, max_seconds: float):
         sent, held = deque(), 0.0

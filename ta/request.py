@@ -5,7 +5,7 @@
 # %% ../nbs/08_request.ipynb #rq002
 from __future__ import annotations
 import asyncio, base64, binascii, functools, hmac, json, logging, math, os, re, threading, time, urllib.parse, weakref, zlib
-from collections import Counter, deque
+from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, fields
 from pathlib import PureWindowsPath
@@ -24,12 +24,12 @@ from .service import freeze_heap, load_for_serving
 from .settings import Settings, COUNTER_SLOTS
 
 # %% auto #0
-__all__ = ['MAX_SPEAKERS', 'log', 'STALL_EVICT_S', 'MIN_BODY_RATE', 'CLEARED_WINDOW_S', 'RETRY_AFTER_MAX_S', 'MAX_INFLATION',
-           'INFLATE_FLOOR', 'PART_HEADER_BYTES', 'PART_HEADERS', 'GAUGES', 'PUBLISH_INTERVAL_S', 'STAGES', 'Options',
-           'parse_options', 'require_ready', 'Episode', 'BodyRead', 'InFlight', 'Claim', 'admitted', 'off_loop',
-           'Deadline', 'read_body', 'decode_content', 'single_valued', 'parse_request', 'upload_name', 'parse_form',
-           'start_engine', 'CounterRows', 'publish_counters', 'Engine', 'ConnectionGuard', 'get_engine',
-           'check_api_key', 'decode_upload', 'record', 'undo_content_coding']
+__all__ = ['MAX_SPEAKERS', 'log', 'STALL_EVICT_S', 'MIN_BODY_RATE', 'MAX_INFLATION', 'INFLATE_FLOOR', 'PART_HEADER_BYTES',
+           'PART_HEADERS', 'GAUGES', 'PUBLISH_INTERVAL_S', 'STAGES', 'Options', 'parse_options', 'require_ready',
+           'Episode', 'BodyRead', 'InFlight', 'Claim', 'admitted', 'off_loop', 'Deadline', 'read_body',
+           'decode_content', 'single_valued', 'parse_request', 'upload_name', 'parse_form', 'start_engine',
+           'CounterRows', 'publish_counters', 'Engine', 'ConnectionGuard', 'get_engine', 'check_api_key',
+           'decode_upload', 'record', 'undo_content_coding']
 
 # %% ../nbs/08_request.ipynb #c008
 @dataclass(frozen=True)
@@ -119,8 +119,6 @@ class Episode:
 
 STALL_EVICT_S = 2.0          # a body that has not grown for this long gives its place to a new request when the in-flight bound is reached...
 MIN_BODY_RATE = 4096         # ...and so does one that arrives slower than this (bytes/s over its last 2-4 STALL_EVICT_S, once it is STALL_EVICT_S old)
-CLEARED_WINDOW_S = 60.0      # the audio seconds finished over this many last seconds give the rate audio in flight clears at (`InFlight.clear_s`)
-RETRY_AFTER_MAX_S = 300      # the longest Retry-After (s) that rate may ask for: past it the client is told to wait this long and ask again
 
 class BodyRead:
     "A `Claim`'s request body while it is read (`read_body`): when it last grew, and how to end the read early, with `end`."
@@ -152,8 +150,6 @@ class InFlight:
         self._lock, self.episode = threading.Lock(), Episode('overloaded: requests past the in-flight bounds are answered 503')
         self.stalls = Episode(f'stalled uploads: bodies quiet for {STALL_EVICT_S:g} s or slower than {MIN_BODY_RATE} bytes/s gave their places to new requests (408)')
         self.reading: set[Claim] = set()   # claims whose body is being read
-        self.clock = time.monotonic; self.started = self.clock()
-        self.cleared: deque[tuple[float, float]] = deque()   # (when, audio s) of each finished request with audio, the last CLEARED_WINDOW_S
     def claim(self) -> Claim:
         "Admit one request; past `max_requests`, in the place of a request whose body is `evictable` (the one quiet longest; it answers 408), else `Overloaded`."
         with self._lock:
@@ -174,25 +170,15 @@ class InFlight:
         "Count `seconds` of decoded audio for `claim`; `Overloaded` if that passes `max_audio_s` and other audio is in flight."
         with self._lock:
             if not self.audio_s or self.audio_s + seconds <= self.max_audio_s: self.audio_s += seconds; claim.audio_s += seconds; return
-            ahead = self.audio_s + seconds - self.max_audio_s; wait = self.clear_s(ahead)
+            ahead = self.audio_s + seconds - self.max_audio_s
         self._refuse(f'the server is at its limit of {self.max_audio_s:.0f} s of audio in flight: {ahead:.0f} s of it must finish before '
-                     f'this request\'s {seconds:.0f} s fit; ' + (f'try again in about {wait} s' if wait else 'try again in a few seconds'), wait)
-    def clear_s(self, ahead: float) -> int | None:
-        "Seconds (whole, `Overloaded.retry_after` to `RETRY_AFTER_MAX_S`) until `ahead` s of the audio in flight has finished, at the rate audio finished over the last `CLEARED_WINDOW_S` (or since the start, if sooner); None while none has finished in that time, so there is no rate. Call under the lock."
-        now = self.clock()
-        while self.cleared and self.cleared[0][0] < now - CLEARED_WINDOW_S: self.cleared.popleft()
-        if not self.cleared: return None
-        rate = sum(s for _, s in self.cleared) / max(min(CLEARED_WINDOW_S, now - self.started), 1.0)   # audio s finished per s
-        return min(RETRY_AFTER_MAX_S, max(Overloaded.retry_after, math.ceil(ahead / rate)))
-    def _refuse(self, message: str, retry_after: int | None = None):
-        self.refused += 1; self.episode.hit(); e = Overloaded(message)
-        if retry_after: e.retry_after = retry_after   # the header's seconds; else the class's short default
-        raise e
+                     f'this request\'s {seconds:.0f} s fit (a request\'s audio is freed when its answer is sent); try again in a few seconds')
+    def _refuse(self, message: str):
+        self.refused += 1; self.episode.hit(); raise Overloaded(message)
     def release(self, claim: Claim):
         with self._lock:   # float sums drift (0.1 + 0.2 - 0.1 - 0.2 is 2.8e-17): none in flight is exactly 0, never below
             self.requests -= 0 if claim.given_away else 1; self.finished += 1   # a place given away is the new request's
             self.audio_s = max(0.0, self.audio_s - claim.audio_s) if self.requests else 0.0
-            if claim.audio_s and not claim.given_away: self.cleared.append((self.clock(), claim.audio_s))
     def as_dict(self) -> dict:
         return {'requests': self.requests, 'audio_seconds': round(self.audio_s, 3), 'max_requests': self.max_requests,
                 'max_audio_seconds': round(self.max_audio_s, 3), 'refused': self.refused, 'evicted': self.evicted,
