@@ -58,14 +58,17 @@ def printable(line: str) -> str:
 
 AHEAD_S = 3600.0   # seconds of decoded audio `ta transcribe` holds at once, sent and not yet written out (230 MB of float32 at 16 kHz); a longer file alone is always taken
 
+def _stdout_to_devnull() -> None:
+    "Point standard output's descriptor at /dev/null, so the interpreter's own flush at exit does not fail again on a write that just failed."
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+
 def _out(line: str) -> None:
     "Write `line` to standard output now. A write that fails (a full disk: `> /dev/full`) or has nowhere to go (started with standard output closed, `>&-`, where Python's `print` writes nothing) is a `TaError` (exit code 1, one line) rather than a traceback, or a success with nothing written; a reader that went away stays a `BrokenPipeError` for `main` (141)."
     if sys.stdout is None: raise TaError('standard output is closed, so the transcripts have nowhere to go; send them to a file or a pipe')
     try: print(line, flush=True)
     except BrokenPipeError: raise
     except OSError as e:
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())   # the interpreter's own flush at exit would fail again
-        raise TaError(f'cannot write the transcripts to standard output: {e.strerror}') from None
+        _stdout_to_devnull(); raise TaError(f'cannot write the transcripts to standard output: {e.strerror}') from None
 
 def cmd_transcribe(a) -> int:
     "Transcribe local files with the model in-process, in order, at most `AHEAD_S` seconds of decoded audio held at once; a bad file gets its error line and the others still go through."
@@ -369,8 +372,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f'error: invalid setting: {_setting_errors(e)}', file=sys.stderr); return 2
     except KeyboardInterrupt: print('interrupted', file=sys.stderr); return 130   # Ctrl-C: said, not silent
     except BrokenPipeError:   # what read standard output stopped reading (`ta transcribe ... | head -n 1`): quiet, as a tool ended by SIGPIPE
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())   # the interpreter's own flush at exit would fail again
-        return 128 + signal.SIGPIPE
+        _stdout_to_devnull(); return 128 + signal.SIGPIPE
 
 # %% ../nbs/12_cli.ipynb #c019m
 #| eval: false
