@@ -154,8 +154,9 @@
 #   embedded default, in-process on CUDA, where run_with_engine (stop 47) loads and runs the engine in a helper thread:
 #     source .gpu/install.sh; ta transcribe fixtures/speech_17s.flac fixtures/speech.wav; ta bench --offline --levels 1,32,128
 #     --rounds 2 --audio fixtures/speech_17s.flac --label default_cuda --out $OUT/offline_default_cuda.json  (bench/offline_default_h100.json)
-#   Stop 58 (issue 11): DEADLINE=400 bash bench/engine_h200.sh pdl_gemm  (carrying .gpu without ffbin.tar.xz): a Gated DeltaNet
-#                                                            # layer's four GEMMs chained, cuBLAS against a Triton GEMM with and without PDL
+#   Stop 58 (issue 11, carrying .gpu without ffbin.tar.xz): PDL_GEMM_S=170 DEADLINE=585 bash bench/engine_h200.sh pdl_gemm build pdl_step:
+#                                                            # a Gated DeltaNet layer's four GEMMs chained, cuBLAS against a Triton GEMM
+#                                                            # with and without PDL; then the served step with that GEMM (step_variants)
 # All systems: the synthetic full-size checkpoint (random weights, ta.synthetic), fixtures/speech_17s.flac, 3.3 new tokens
 # per second of audio. Each step stops at the shared deadline (DEADLINE seconds after start).
 set -uo pipefail
@@ -525,7 +526,10 @@ v49_warm() {  # stop 49: ta serve again on the caches an earlier call on this (w
   TAG=serve_http_v49_warm_w4 serve
 }
 pdl_gemm() {  # stop 58, issue 11: weight GEMMs launched with PDL, their first weight tiles loaded before they wait (bench/pdl_gemm_h200.py)
-  timeout $(left) python bench/pdl_gemm_h200.py "$OUT/pdl_gemm_h200.json" 2>&1 | quiet | tail -60
+  timeout $(( $(left) < ${PDL_GEMM_S:-600} ? $(left) : ${PDL_GEMM_S:-600} )) python bench/pdl_gemm_h200.py "$OUT/pdl_gemm_h200.json" 2>&1 | quiet | tail -60
+}
+pdl_step() {  # stop 58, issue 11: the served step with its weight GEMMs through pdl_gemm's kernel (configurations from its record), beside the base
+  PDL_RECORD="$OUT/pdl_gemm_h200.json" VARIANTS=${VARIANTS:-base pdl gpdl} step_variants
 }
 build_once() {  # build, unless a call before this one on the same (still warm) machine left the checkpoint
   [ -f $CKPT/config.json ] && echo "reusing $CKPT" || build

@@ -99,13 +99,49 @@ def norm(y: torch.Tensor, h: torch.Tensor, pdl: bool = False) -> torch.Tensor:
     _norm_kernel[(M,)](y, h, y.stride(0), K, BLOCK=triton.next_power_of_2(K), PDL=pdl, num_warps=8, **kw)
     return h
 
+# the step's weight GEMMs through the PDL GEMM (step_variants' `pdl` variant): (BN, BK, warps, stages) per weight width N
+# and rows, from this script's own run; a weight over 65,536 outputs (the lm_head) or over 128 rows stays with cuBLAS
+STEP_CONFIGS = {}   # (N, K, BM) -> config, filled by `pick`; unknown shapes take `DEFAULT_CONFIG`
+DEFAULT_CONFIG = (32, 128, 4, 4)
+
+def pick(N: int, K: int, M: int) -> tuple:
+    bm = max(16, triton.next_power_of_2(M))
+    return STEP_CONFIGS.get((N, K, bm)) or ((16, 256, 4, 3) if N <= 2048 else DEFAULT_CONFIG)
+
+@torch.library.custom_op('tabench::pdl_linear', mutates_args=())
+def pdl_linear(x: torch.Tensor, w: torch.Tensor) -> torch.Tensor:
+    "x [M, K] @ w [N, K]^T through the PDL GEMM with its first weight tile loaded before the wait (M <= 128)."
+    if x.shape[0] > 128: return _F_LINEAR(x, w)
+    y = torch.empty(x.shape[0], w.shape[0], device=x.device, dtype=x.dtype)
+    return gemm(x.contiguous(), w, y, pick(w.shape[0], w.shape[1], x.shape[0]), pdl=True, pre=PRE_STEP)
+pdl_linear.register_fake(lambda x, w: x.new_empty(x.shape[0], w.shape[0]))
+PRE_STEP = 1
+
+_F_LINEAR = F.linear
+def step_linear(x, w, b=None):
+    "F.linear, with the decode step's 2-D bf16 CUDA weight GEMMs (no bias, at most 65,536 outputs) through `pdl_linear`."
+    if b is None and x.dim() == 2 and x.is_cuda and x.dtype == torch.bfloat16 and w.shape[0] <= 65536: return pdl_linear(x, w)
+    return _F_LINEAR(x, w, b)
+
+def patch_linear(on: bool) -> None:
+    "Route F.linear (and so nn.Linear) through `step_linear`, or back (over 128 rows `pdl_linear` calls cuBLAS itself)."
+    F.linear = step_linear if on else _F_LINEAR
+
+def load_configs(path: str) -> None:
+    "STEP_CONFIGS from this script's record: each shape's best configuration at 1, 32 and 128 rows."
+    rec = json.load(open(path))
+    for r in rec['runs']:
+        for name, cfg in r['configs'].items():
+            N, K = rec['shapes'][name]
+            STEP_CONFIGS[N, K, max(16, triton.next_power_of_2(r['rows']))] = tuple(cfg)
+
 def check(device: str) -> None:
     "The GEMM (every PRE, every configuration) against F.linear on odd shapes, and the norm against its formula; fp32 on CPU (the interpreter mishandles bf16)."
     g, dt = torch.Generator(device=device).manual_seed(0), torch.bfloat16 if device == 'cuda' else torch.float32
     for M, N, K in ((1, 40, 300), (5, 96, 520), (33, 70, 256)):
         x, w = (torch.randn(s, K, generator=g, device=device).to(dt) for s in (M, N))
         ref = F.linear(x.float(), w.float())
-        for cfg in CONFIGS:
+        for cfg in CONFIGS if device == 'cpu' else CONFIGS[::2]:    # on CUDA fewer: the layer chains check every variant again
             for pre in (0, 1, 2):
                 out = gemm(x, w, torch.empty(M, N, device=device, dtype=dt), cfg, pre=pre)
                 err = ((out.float() - ref).abs().max() / ref.abs().max()).item()
@@ -114,7 +150,7 @@ def check(device: str) -> None:
         h = norm(y, torch.empty(M, N // 2, device=device, dtype=dt)).float()
         v = y[:, :N // 2].float()
         assert torch.allclose(h, v * torch.rsqrt(v.pow(2).mean(-1, keepdim=True) + 1e-6), rtol=2e-2, atol=2e-2)
-    print('gemm matches F.linear for', len(CONFIGS), 'configurations x PRE 0-2; norm matches')
+    print('gemm matches F.linear (configurations x PRE 0-2); norm matches')
 
 def shapes() -> dict[str, tuple[int, int]]:
     "The four weight GEMMs of a full-size Gated DeltaNet layer of the step, (N, K), fused as the step fuses them."
@@ -138,6 +174,7 @@ def best_configs(shp: dict, sets: list, M: int) -> dict:
         x, y = torch.randn(M, K, device='cuda', dtype=torch.bfloat16), torch.empty(M, N, device='cuda', dtype=torch.bfloat16)
         us = {}
         for cfg in CONFIGS:
+            if (cfg[0] >= 64) == (N <= 2048) or (cfg[0] == 128 and M < 128): continue   # 2048 columns: 16-32 a program fill the SMs
             try: us[cfg] = graph_us(lambda: [gemm(x, s[name], y, cfg) for _, s in zip(range(20), sets * 20)], 20)
             except triton.runtime.errors.OutOfResources: pass
         best[name] = min(us, key=us.get)

@@ -11,6 +11,11 @@ tokens, as bench/step_profile_h200.py). A variant is `base` or parts joined by `
             fusion); stop 52's prediction: the step's ~158 small kernels fall by a quarter to a third, -2 to -5% at 1 and
             32 rows (2 us each, ~0.1 ms), within 2% at 128 rows; the compile may refuse our Triton kernels' neighbours
   aggr      inductor's `aggressive_fusion` (fuses kernels that share no read); stop 52's prediction: within 2% either way
+  pdl       stop 58: every weight GEMM but the lm_head through bench/pdl_gemm_h200.py's Triton GEMM, launched with
+            programmatic dependent launch, its first weight tile loaded before it waits, and inductor's kernels with PDL
+            (`triton.enable_pdl`) so the GEMM may launch while the kernel before it finishes (configurations from
+            $PDL_RECORD, that script's record, when it exists)
+  gpdl      the same GEMMs without inductor's PDL (the GEMM then launches only when the kernel before it ends)
 A variant that fails to compile or capture is recorded with its error and the others go on.
 Per variant and bucket: the median of 50 replays after 5 (ms) beside the floor, the kernels a replay runs by group,
 and the tokens 8 replays write from the same start against the first variant's (another compile may round
@@ -18,10 +23,11 @@ differently, so agreement is reported, not assumed). The variants run in order, 
 so a drift of the machine shows.
 Usage (bench/engine_h200.sh step_variants): python bench/step_variants_h200.py CKPT OUT.json [VARIANT ...]
 (default: base cdt cublaslt; stop 52: base combo aggr; stop 49's l2=MB variants ran at commit 107d287, which had the L2 prefetch)"""
-import gc, json, sys, time
+import gc, json, os, sys, time
 import torch
 from ta.engine import DecodeEngine, _prompt_room
 from ta.model import ASRModel
+import pdl_gemm_h200 as pdl
 from ta.patches.bench import time_steps, summarize, copy_bandwidth, decode_floor_bytes, floor_ms, environment, profile_steps, kernel_table
 
 BUCKETS, REPLAYS = (1, 32, 128), 8
@@ -42,12 +48,15 @@ def apply(variant: str) -> None:
     torch._inductor.config.combo_kernels = False
     torch._inductor.config.aggressive_fusion = False
     torch.backends.cuda.preferred_blas_library(DEFAULT_BLAS)
+    torch._inductor.config.triton.enable_pdl = False
+    pdl.patch_linear(False)
     for part in variant.split('+'):
         if part == 'cdt': torch._inductor.config.coordinate_descent_tuning = True
         elif part == 'cublaslt': torch.backends.cuda.preferred_blas_library('cublaslt')
         elif part == 'combo': torch._inductor.config.combo_kernels = True
         elif part == 'aggr': torch._inductor.config.aggressive_fusion = True
-        elif part != 'base': raise SystemExit(f'unknown variant part {part!r}: base, cdt, cublaslt, combo, aggr')
+        elif part in ('pdl', 'gpdl'): pdl.patch_linear(True); torch._inductor.config.triton.enable_pdl = part == 'pdl'
+        elif part != 'base': raise SystemExit(f'unknown variant part {part!r}: base, cdt, cublaslt, combo, aggr, pdl, gpdl')
 
 def run(variant: str, rnd: int) -> None:
     "Build, capture and time one variant; its tokens against the first variant's."
@@ -87,6 +96,7 @@ def attempt(variant: str, rnd: int) -> None:
         print(variant, 'failed:', rec['runs'][-1]['error'], flush=True)
         json.dump(rec, open(out, 'w'), indent=1); gc.collect(); torch.cuda.empty_cache()
 
+if os.path.exists(p := os.environ.get('PDL_RECORD', '')): pdl.load_configs(p); rec['pdl_configs'] = {str(k): v for k, v in pdl.STEP_CONFIGS.items()}
 for v in variants: apply(v)   # an unknown part stops the run before anything compiles
 for rnd in range(ROUNDS):
     for v in variants: attempt(v, rnd)
