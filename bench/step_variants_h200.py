@@ -48,7 +48,7 @@ def apply(variant: str) -> None:
     torch._inductor.config.combo_kernels = False
     torch._inductor.config.aggressive_fusion = False
     torch.backends.cuda.preferred_blas_library(DEFAULT_BLAS)
-    torch._inductor.config.triton.enable_pdl = False
+    torch._inductor.config.triton.enable_pdl = False      # torch 2.11 has it (stop 38's TORCHINDUCTOR_ENABLE_PDL)
     pdl.patch_linear(False)
     for part in variant.split('+'):
         if part == 'cdt': torch._inductor.config.coordinate_descent_tuning = True
