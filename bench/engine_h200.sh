@@ -154,9 +154,12 @@
 #   embedded default, in-process on CUDA, where run_with_engine (stop 47) loads and runs the engine in a helper thread:
 #     source .gpu/install.sh; ta transcribe fixtures/speech_17s.flac fixtures/speech.wav; ta bench --offline --levels 1,32,128
 #     --rounds 2 --audio fixtures/speech_17s.flac --label default_cuda --out $OUT/offline_default_cuda.json  (bench/offline_default_h100.json)
-#   Stop 58 (issue 11, carrying .gpu without ffbin.tar.xz): PDL_GEMM_S=170 DEADLINE=585 bash bench/engine_h200.sh pdl_gemm build pdl_step:
-#                                                            # a Gated DeltaNet layer's four GEMMs chained, cuBLAS against a Triton GEMM
-#                                                            # with and without PDL; then the served step with that GEMM (step_variants)
+#   Stop 58 (issue 11, one H100, carrying .gpu without ffbin.tar.xz): PDL_GEMM_S=170 DEADLINE=380 VARIANTS='base pdl' bash
+#                                                            # bench/engine_h200.sh pdl_gemm build pdl_step: a Gated DeltaNet layer's four
+#                                                            # GEMMs chained, cuBLAS against a Triton GEMM with and without PDL (record
+#                                                            # bench/pdl_gemm_h100.json; it stopped at 128 rows on a configuration out of shared
+#                                                            # memory, now recorded and skipped); build and pdl_step failed: .gpu lacked
+#                                                            # soundfile (make it with ../shared/gpu/prepare.sh soundfile cffi pycparser soxr)
 # All systems: the synthetic full-size checkpoint (random weights, ta.synthetic), fixtures/speech_17s.flac, 3.3 new tokens
 # per second of audio. Each step stops at the shared deadline (DEADLINE seconds after start).
 set -uo pipefail

@@ -218,7 +218,10 @@ def main(out: str) -> None:
             for v in variants:
                 for pre in ((1, 2) if v == 'triton_pdl_pre' else (1,) if v == 'triton_pdl_l2' else (0,)):
                     run, o = chain(shp, sets, M, v, cfgs, pre)
-                    run(); torch.cuda.synchronize()
+                    try: run(); torch.cuda.synchronize()
+                    except triton.runtime.errors.OutOfResources as e:    # stop 58: PRE's tiles beside gate_up's 128 x 128 stages at 128 rows
+                        rec['runs'].append(dict(rows=M, round=rnd, variant=v, pre=pre, error=str(e)[:200])); print(rec['runs'][-1], flush=True)
+                        continue
                     err = ((o.float() - ref).abs().max() / ref.abs().max()).item()
                     us = graph_us(run, LAYERS)
                     row = dict(rows=M, round=rnd, variant=v, pre=pre, us_per_layer=round(us, 2), x_floor=round(us / rec['floor_us_per_layer'], 3),
