@@ -59,7 +59,7 @@ def deployment_options(settings: Settings, gpus: float) -> dict:
     most = settings.ray_max_replicas or (int(gpus) if gpus else settings.ray_min_replicas)
     return dict(ray_actor_options={'num_gpus': 1} if gpus else {'num_cpus': 1},
                 autoscaling_config={'min_replicas': settings.ray_min_replicas, 'max_replicas': max(most, settings.ray_min_replicas),
-                                    'target_ongoing_requests': settings.batch_rows('cuda' if gpus else 'cpu')},
+                                    'target_ongoing_requests': settings.max_batch_size},
                 max_ongoing_requests=settings.ray_max_ongoing_requests or settings.inflight_requests_limit,
                 graceful_shutdown_timeout_s=settings.drain_s)
 

@@ -57,10 +57,9 @@ def load_for_serving(settings: Settings) -> DecodeEngine:
     model = ASRModel.from_pretrained(settings.model, device=device)
     log.info('model %s on %s%s, recurrent state in %s', settings.model, device,
              f' (threads: {torch.get_num_threads()})' if device.type == 'cpu' else '', settings.state_dtype)
-    rows = settings.batch_rows(device.type)
-    engine = DecodeEngine(model, rows, settings.graph_mode, settings.synthetic_tokens_per_second or None,
+    engine = DecodeEngine(model, settings.max_batch_size, settings.graph_mode, settings.synthetic_tokens_per_second or None,
                           state_dtype=settings.state_dtype).setup(log.info)
-    warm_up(engine, (1.0, 4.0)[:rows])
+    warm_up(engine, (1.0, 4.0)[:settings.max_batch_size])
     log.info('%d objects kept out of garbage collection', freeze_heap())
     return engine
 

@@ -11,8 +11,8 @@ from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 # %% auto #0
-__all__ = ['DEFAULT_MODEL_DIR', 'LISTEN_BACKLOG', 'COUNTER_SLOTS', 'STOPPED', 'AUDIO_BYTES_PER_S', 'CUDA_BATCH_ROWS',
-           'CPU_BATCH_ROWS', 'OTHER_TA_VARIABLES', 'memory_bytes', 'Settings', 'unknown_variables']
+__all__ = ['DEFAULT_MODEL_DIR', 'LISTEN_BACKLOG', 'COUNTER_SLOTS', 'STOPPED', 'AUDIO_BYTES_PER_S', 'OTHER_TA_VARIABLES',
+           'memory_bytes', 'Settings', 'unknown_variables']
 
 # %% ../nbs/03a_settings.ipynb #c005
 _TINY = Path(ta.__file__).parent / 'checkpoints' / 'tiny'  # ta.tiny.TINY_DIR, without importing torch
@@ -21,8 +21,6 @@ LISTEN_BACKLOG = 128      # connections the kernel queues; asyncio accepts up to
 COUNTER_SLOTS = 64         # numbers in one process's row of `CounterRows` (`Engine.counters` has 20 numbers, `ready` among them; nbs/08_request), here for the supervisor of --http-workers, which sizes the rows without importing ta.server
 STOPPED = 'ta serve stopped: the model could not be loaded: %s'   # the last log line of a ta serve whose model could not be loaded (nbs/08d_server, 08f_http_workers)
 AUDIO_BYTES_PER_S = 2**18  # memory one second of audio in flight costs at its peak: the 4.8 GB for 5.97 h measured in issue 13 is 223 KiB/s
-CUDA_BATCH_ROWS = 128      # the decode pool's rows on CUDA when max_batch_size is 0 (the throughput targets are at 32-128 concurrent requests)
-CPU_BATCH_ROWS = 32        # ... and on a CPU: as fast as 128 rows, a quarter of a short request's wait behind long ones (bench/fairness_cpu.json)
 
 def memory_bytes() -> int:
     "This machine's memory in bytes, or the container's limit (cgroup v2 `memory.max`) when that is lower."
@@ -41,7 +39,7 @@ class Settings(BaseSettings):
     api_key_file: str | None = Field(None, description='read the API key from this file (its first line)')
     max_body_mb: float = Field(512.0, gt=0, description='largest request body in MiB, after Content-Encoding is undone (413 above)')
     max_audio_s: float = Field(6 * 3600.0, gt=0, description='longest audio in seconds (413 above)')
-    max_batch_size: int = Field(0, ge=0, description='rows of the decode pool: most chunks decoded at once; each bucket up to it gets a CUDA graph; 0: 128 on CUDA, 32 on a CPU (default)')
+    max_batch_size: int = Field(128, ge=1, description='rows of the decode pool: most chunks decoded at once; each bucket up to it gets a CUDA graph')
     graph_mode: str | None = Field(None, pattern='^(compiled|graph|eager)$', description="decode steps: 'compiled' (the inductor-compiled step captured as one CUDA graph per bucket, the default on CUDA), 'graph' (the eager step captured) or 'eager' (the default elsewhere)")
     synthetic_tokens_per_second: float = Field(0.0, ge=0, description='benchmarks with random weights only: decode this many new tokens per second of audio, 0 = off (results are synthetic)')
     state_dtype: str = Field('float32', pattern='^(float32|bfloat16)$', description="precision of the Gated DeltaNet recurrent state each decode row keeps: 'float32' (the default) or 'bfloat16' (half the state's memory and bytes per step; every step still computes in fp32)")
@@ -53,7 +51,7 @@ class Settings(BaseSettings):
     gpus: str = Field('', pattern=r'^[a-z0-9:, ]*$', description="one engine process per device, each chunk sent to the engine with the most free rows: 'all' (every visible CUDA GPU) or a comma list ('0,1', 'cuda:0,cuda:2', 'cpu,cpu'); default: one engine, on --device")
     cors_origins: str | None = Field(None, description="comma-separated origins whose web pages may call the API (e.g. 'https://a.example,http://localhost:3000', or '*'); default: none, CORS off")
     drain_s: float = Field(10.0, ge=0, description='on Ctrl-C or SIGTERM, seconds requests in flight may take to finish before they are answered 503 (a second Ctrl-C: at once)')
-    max_inflight_requests: int = Field(0, ge=0, description='most transcription requests in flight (reading, decoding, queued, transcribing); 503 with Retry-After beyond; 0: 2 x max_batch_size, or 256 when that is 0 (default)')
+    max_inflight_requests: int = Field(0, ge=0, description='most transcription requests in flight (reading, decoding, queued, transcribing); 503 with Retry-After beyond; 0: 2 x max_batch_size (default)')
     max_inflight_audio_s: float = Field(0.0, ge=0, description="most seconds of decoded audio in flight; 503 with Retry-After beyond (a request alone is always taken); 0: a quarter of this machine's memory at 256 KiB per second of audio (default)")
     request_timeout_s: float = Field(600.0, gt=0, description='seconds a request may take once its body has arrived (decoding, queue, transcription); 504 after, its waiting chunks dropped')
     header_timeout_s: float = Field(10.0, gt=0, description="seconds a connection has to send a request's headers (from opening, or from the first byte of a later request); then it is closed")
@@ -91,11 +89,7 @@ class Settings(BaseSettings):
     def allowed_host_list(self) -> list[str]: return [h.strip() for h in (self.allowed_hosts or '').split(',') if h.strip()]
 
     @property
-    def inflight_requests_limit(self) -> int: return self.max_inflight_requests or 2 * (self.max_batch_size or CUDA_BATCH_ROWS)
-
-    def batch_rows(self, device_type: str) -> int:
-        "The decode pool's rows on a device of `device_type` ('cuda', 'cpu'): `max_batch_size`, or for 0 `CUDA_BATCH_ROWS` on CUDA and `CPU_BATCH_ROWS` elsewhere. On this repository's 2-core CPU a 10 s request sent during a 60-minute recording waited 1.93 s at the median with 32 rows against 6.95 s with 128, at RTFx 157 against 159 (nbs/07_engine, \"On a CPU, the pool's size is the wait\")."
-        return self.max_batch_size or (CUDA_BATCH_ROWS if device_type == 'cuda' else CPU_BATCH_ROWS)
+    def inflight_requests_limit(self) -> int: return self.max_inflight_requests or 2 * self.max_batch_size
 
     @property
     def inflight_audio_limit_s(self) -> float: return self.max_inflight_audio_s or memory_bytes() / 4 / AUDIO_BYTES_PER_S
