@@ -103,6 +103,7 @@ def norm(y: torch.Tensor, h: torch.Tensor, pdl: bool = False) -> torch.Tensor:
 # and rows, from this script's own run; a weight over 65,536 outputs (the lm_head) or over 128 rows stays with cuBLAS
 STEP_CONFIGS = {}   # (N, K, BM) -> config, filled by `pick`; unknown shapes take `DEFAULT_CONFIG`
 DEFAULT_CONFIG = (32, 128, 4, 4)
+PRE_STEP = 1        # weight tiles `pdl_linear` loads before it waits
 
 def pick(N: int, K: int, M: int) -> tuple:
     bm = max(16, triton.next_power_of_2(M))
@@ -115,7 +116,6 @@ def pdl_linear(x: torch.Tensor, w: torch.Tensor) -> torch.Tensor:
     y = torch.empty(x.shape[0], w.shape[0], device=x.device, dtype=x.dtype)
     return gemm(x.contiguous(), w, y, pick(w.shape[0], w.shape[1], x.shape[0]), pdl=True, pre=PRE_STEP)
 pdl_linear.register_fake(lambda x, w: x.new_empty(x.shape[0], w.shape[0]))
-PRE_STEP = 1
 
 _F_LINEAR = F.linear
 def step_linear(x, w, b=None):
